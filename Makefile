@@ -1,0 +1,52 @@
+# pg-nvwal: PostgreSQL 18 with a non-volatile WAL buffer, kept as a patch
+# series against pristine upstream.  The targets are the project's front
+# door; each is a small script in scripts/.  See README.md.
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all deps tree series series-check build check demo stop clean help
+
+all: build
+
+help:
+	@echo "make deps          install the build and test dependencies (Debian packages)"
+	@echo "make tree          build/postgresql: pristine PostgreSQL plus patches/"
+	@echo "make series        export the tree's commits back to patches/"
+	@echo "make series-check  fail if the tree and patches/ disagree"
+	@echo "make build         optimized build, installed into build/install"
+	@echo "make check         assert-enabled build and the test suites"
+	@echo "make demo          build, start a server under build/demo, run pgbench"
+	@echo "make stop          stop the demo server"
+	@echo "make clean         remove build/ (refuses while the tree has unexported work)"
+
+deps:
+	@$(S)/deps.sh
+
+# "make tree" always remakes the tree; the other targets make it only when
+# it is missing, and stop if patches/ changed under a tree with other work.
+tree: deps
+	@$(S)/tree.sh
+
+series:
+	@$(S)/series.sh export
+
+series-check:
+	@$(S)/series.sh check
+
+build: deps
+	@$(S)/build.sh release
+
+check: deps
+	@$(S)/check.sh
+
+demo: deps
+	@$(S)/demo.sh
+
+stop:
+	@$(S)/stop.sh
+
+clean:
+	@$(S)/series.sh check >/dev/null || { echo "build/postgresql has work not in patches/; run 'make series' first (or remove build/ by hand)"; exit 1; }
+	@$(S)/stop.sh quiet || true
+	rm -rf build

@@ -1,0 +1,69 @@
+#!/bin/bash
+# build.sh release: the optimized build without assertions, installed into
+#                   build/install (what users, the demo and benchmarks run).
+# build.sh check:   the assert-enabled build that "make check" tests.
+# Both build directories are kept, so rebuilding is incremental (and
+# ccache makes even a fresh tree cheap to rebuild).
+. "$(dirname "$0")/common.sh"
+
+kind=${1:-release}
+ensure_build_user
+ensure_tree
+
+opts=(
+	--buildtype=debugoptimized
+	-Dssl=openssl -Dicu=enabled -Dliburing=enabled
+	-Dlz4=enabled -Dzstd=enabled -Dzlib=enabled -Dreadline=enabled
+	-Dlibxml=enabled -Dlibxslt=enabled
+	-Dtap_tests=enabled
+	# Not needed here; pinned off so that nothing is picked up by chance.
+	-Dplpython=disabled -Dplperl=disabled -Dpltcl=disabled -Dllvm=disabled
+	-Dnls=disabled -Dgssapi=disabled -Dldap=disabled -Dpam=disabled
+	-Dlibcurl=disabled -Dlibnuma=disabled -Dsystemd=disabled
+	-Dselinux=disabled -Dbonjour=disabled -Duuid=none -Ddocs=disabled
+	-Ddocs_pdf=disabled
+)
+# The series adds the libpmem option; use it whenever the tree has it.
+if grep -q "option('libpmem'" "$TREE/meson_options.txt"; then
+	opts+=(-Dlibpmem=enabled)
+fi
+
+case "$kind" in
+release)
+	dir=$RELEASE_BUILD
+	opts+=(-Dcassert=false "--prefix=$INSTALL")
+	;;
+check)
+	dir=$CHECK_BUILD
+	opts+=(-Dcassert=true -Dinjection_points=true "--prefix=$BUILD/check-install")
+	;;
+*)
+	die "usage: build.sh release|check"
+	;;
+esac
+
+builder_dir "$dir"
+[ "$kind" = release ] && builder_dir "$INSTALL"
+
+# (Re)configure only when the options changed or the directory is new.
+stamp="$dir/.pg-nvwal-options"
+want="${opts[*]}"
+if [ ! -f "$dir/build.ninja" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	note "configuring $kind build in $dir"
+	reconf=()
+	[ -f "$dir/build.ninja" ] && reconf=(--reconfigure)
+	as_builder meson setup "${reconf[@]}" "${opts[@]}" "$dir" "$TREE" > "$dir/.setup.log" 2>&1 ||
+		{ tail -n 40 "$dir/.setup.log" >&2; die "meson setup failed; see $dir/.setup.log"; }
+	as_builder sh -c "printf '%s' \"\$1\" > \"\$2\"" sh "$want" "$stamp"
+fi
+
+note "building ($kind) in $dir"
+as_builder ninja -C "$dir" > "$dir/.build.log" 2>&1 ||
+	{ grep -E -B2 -A8 'error:|FAILED' "$dir/.build.log" | head -n 80 >&2; die "build failed; see $dir/.build.log"; }
+grep -E 'warning:' "$dir/.build.log" | sort -u | head -n 20 >&2 || true
+
+if [ "$kind" = release ]; then
+	as_builder meson install -C "$dir" --quiet --only-changed > "$dir/.install.log" 2>&1 ||
+		{ tail -n 40 "$dir/.install.log" >&2; die "meson install failed; see $dir/.install.log"; }
+	note "installed into $INSTALL"
+fi

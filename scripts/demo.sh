@@ -1,0 +1,66 @@
+#!/bin/bash
+# The project's main job on this machine, end to end: build and install,
+# create a cluster under build/demo, start it on a free port, run a short
+# pgbench, and say how to connect and how to stop it.
+. "$(dirname "$0")/common.sh"
+
+"$TOP/scripts/build.sh" release
+
+bin="$INSTALL/bin"
+data="$DEMO/data"
+log="$DEMO/server.log"
+scale=${DEMO_SCALE:-10}
+clients=${DEMO_CLIENTS:-8}
+seconds=${DEMO_SECONDS:-20}
+
+"$TOP/scripts/stop.sh" quiet
+
+# A free TCP port on the loopback interface, from 5432 up.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+port=${DEMO_PORT:-5432}
+while port_in_use "$port"; do
+	port=$((port + 1))
+done
+
+note "creating a cluster in $data"
+rm -rf "$DEMO"
+builder_dir "$DEMO"
+as_builder "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-instructions > "$DEMO/initdb.log" 2>&1 ||
+	{ cat "$DEMO/initdb.log" >&2; die "initdb failed"; }
+as_builder sh -c "cat >> '$data/postgresql.conf'" <<EOT
+
+# Added by pg-nvwal's "make demo".
+port = $port
+listen_addresses = '127.0.0.1'
+unix_socket_directories = ''
+max_connections = 100
+shared_buffers = 256MB
+max_wal_size = 2GB
+EOT
+
+note "starting the server on port $port"
+as_builder "$bin/pg_ctl" -D "$data" -l "$log" -w start >/dev/null ||
+	{ tail -n 20 "$log" >&2; die "the server did not start; see $log"; }
+echo "$port" > "$DEMO/port"
+
+pg=(-h 127.0.0.1 -p "$port" -U postgres)
+note "pgbench: initializing scale $scale"
+as_builder "$bin/pgbench" "${pg[@]}" -i -q -s "$scale" postgres > "$DEMO/pgbench-init.log" 2>&1 ||
+	{ tail -n 20 "$DEMO/pgbench-init.log" >&2; die "pgbench -i failed"; }
+
+note "pgbench: TPC-B, $clients clients, $seconds s, -M prepared"
+as_builder "$bin/pgbench" "${pg[@]}" -M prepared -c "$clients" -j 2 -T "$seconds" -P 5 postgres 2>&1 |
+	tee "$DEMO/pgbench.log" | grep -v '^pgbench (' || true
+grep -q '^tps = ' "$DEMO/pgbench.log" || die "pgbench failed; see $DEMO/pgbench.log"
+
+version=$(as_builder "$bin/psql" "${pg[@]}" -At -c 'SELECT version()' postgres)
+cat <<EOT
+
+The server keeps running: $version
+  data directory: $data
+  log file:       $log
+Connect with:
+  $bin/psql -h 127.0.0.1 -p $port -U postgres postgres
+Stop it with:
+  make stop
+EOT

@@ -1,0 +1,11 @@
+#!/bin/bash
+# Stop the demo server, if it runs.
+. "$(dirname "$0")/common.sh"
+
+data="$DEMO/data"
+if [ -f "$data/postmaster.pid" ]; then
+	as_builder "$INSTALL/bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+	note "stopped the demo server ($data)"
+elif [ "${1:-}" != quiet ]; then
+	note "no demo server is running"
+fi
