@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check demo stop clean help
+.PHONY: all deps tree series series-check build check check-configure demo stop clean help
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "make series-check  fail if the tree and patches/ disagree"
 	@echo "make build         optimized build, installed into build/install"
 	@echo "make check         assert-enabled build and the test suites"
+	@echo "make check-configure  ./configure && make build, and the series' test modules"
 	@echo "make demo          build, start a server under build/demo, run pgbench"
 	@echo "make stop          stop the demo server"
 	@echo "make clean         remove build/ (refuses while the tree has unexported work)"
@@ -39,6 +40,9 @@ build: deps
 
 check: deps
 	@$(S)/check.sh
+
+check-configure: deps
+	@$(S)/configure-build.sh
 
 demo: deps
 	@$(S)/demo.sh

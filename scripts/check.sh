@@ -3,21 +3,38 @@
 # promises; print "N passed, N failed[, N skipped]" last.
 . "$(dirname "$0")/common.sh"
 
-"$TOP/scripts/build.sh" check
+if ! "$TOP/scripts/build.sh" check; then
+	echo "make check: the build failed, so no test ran"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 
 # Upstream suites that cover what the series touches, then the suites the
 # series adds (one name a line in check-suites; '#' starts a comment).
-suites=(setup regress recovery pg_basebackup pg_waldump pg_rewind initdb
-	pg_resetwal pg_controldata test_misc)
-while read -r s _; do
-	case "$s" in ''|'#'*) continue ;; esac
-	suites+=("$s")
-done < "$TOP/check-suites"
+# CHECK_SUITES="setup test_pmem" runs just those, for a quicker look.
+if [ -n "${CHECK_SUITES:-}" ]; then
+	read -r -a suites <<< "$CHECK_SUITES"
+else
+	suites=(setup regress recovery pg_basebackup pg_waldump pg_rewind initdb
+		pg_resetwal pg_controldata test_misc)
+	while read -r s _ || [ -n "$s" ]; do
+		case "$s" in ''|'#'*) continue ;; esac
+		suites+=("$s")
+	done < "$TOP/check-suites"
+fi
 
+# meson quietly ignores a suite that has no tests; a misspelt or vanished
+# suite must not pass for a green run.
 args=()
 for s in "${suites[@]}"; do
+	if ! as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list --suite "$s" 2>/dev/null | grep -q .; then
+		echo "make check: suite \"$s\" has no tests in this build"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
 	args+=(--suite "$s")
 done
+rm -f "$CHECK_BUILD/meson-logs/testlog.json"
 
 jobs=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
 note "running suites: ${suites[*]} ($jobs at a time)"
@@ -50,11 +67,11 @@ if [ -n "$failed" ]; then
 		echo "---- $name: $result ----"
 		dir="$CHECK_BUILD/testrun/$name"
 		found=0
-		for f in $(find "$dir" \( -name 'regress_log_*' -o -name regression.diffs \) 2>/dev/null); do
+		while IFS= read -r -d '' f; do
 			echo "---- tail of $f"
 			tail -n 40 "$f"
 			found=1
-		done
+		done < <(find "$dir" \( -name 'regress_log_*' -o -name regression.diffs \) -print0 2>/dev/null)
 		if [ $found -eq 0 ]; then
 			grep -A 40 -F " $name " "$CHECK_BUILD/.check.log" | head -n 60 || true
 		fi
@@ -62,7 +79,7 @@ if [ -n "$failed" ]; then
 	echo
 fi
 
-# meson itself failing without a failed test (say, a bad suite name).
+# meson itself failing without a failed test.
 if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
 	tail -n 30 "$CHECK_BUILD/.check.log"
 	nfail=1

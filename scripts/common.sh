@@ -4,7 +4,7 @@
 set -euo pipefail
 umask 022
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=../UPSTREAM
 . "$TOP/UPSTREAM"
 
@@ -77,13 +77,12 @@ as_builder()
 	local -a envv=(
 		"HOME=$home" "USER=$BUILD_USER" "LOGNAME=$BUILD_USER"
 		"PATH=/usr/bin:/bin" "LANG=C.UTF-8" "SHELL=/bin/bash"
-		"CCACHE_DIR=$home/.ccache"
 	)
 	# Test knobs that callers may set.
 	local v
 	for v in PG_TEST_EXTRA PG_TEST_INITDB_EXTRA_OPTS TEMP_CONFIG \
 		PG_TEST_TIMEOUT_DEFAULT PMEM_IS_PMEM_FORCE PG_TEST_NOCLEAN \
-		MESON_TESTTHREADS; do
+		CCACHE_DIR; do
 		if [ -n "${!v+x}" ]; then
 			envv+=("$v=${!v}")
 		fi
@@ -104,26 +103,66 @@ builder_dir()
 	fi
 }
 
-# A digest of the series, recorded when the tree is made, so that a change
-# to patches/ (a pull, a checkout) is noticed before building a stale tree.
-series_digest()
+# Run git in the tree, unaffected by the user's or the system's git
+# configuration, so that applying and exporting patches gives the same bytes
+# everywhere.
+tgit()
 {
-	(cd "$TOP/patches" && cat series $(grep -v '^#' series) 2>/dev/null) | sha256sum | cut -d' ' -f1
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+		git -C "$TREE" -c user.name="pg-nvwal" -c user.email="pg-nvwal@localhost" \
+		-c core.abbrev=12 -c diff.algorithm=myers "$@"
 }
 
-# Make sure build/postgresql exists and was made from the current patches/.
+# What the tree was made from: a digest of UPSTREAM and the series, and the
+# tree's HEAD then.  Written by "make tree" and "make series".
+TREE_STAMP="$BUILD/.tree-stamp"
+
+series_digest()
+{
+	(
+		cd "$TOP/patches"
+		cat ../UPSTREAM series
+		grep -v '^#' series | while read -r p || [ -n "$p" ]; do
+			[ -n "$p" ] && cat "$p"
+		done
+	) 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+record_tree_stamp()
+{
+	printf '%s %s\n' "$(series_digest)" "$(tgit rev-parse HEAD)" > "$TREE_STAMP"
+}
+
+# Does the tree hold work that patches/ lacks?  Uncommitted changes, a
+# stash, or commits that differ from patches/ and were made after the tree
+# was made or last exported.
+tree_has_unexported_work()
+{
+	local stamp_head
+	[ -d "$TREE/.git" ] || return 1
+	[ -z "$(tgit status --porcelain)" ] || return 0
+	[ -z "$(tgit stash list)" ] || return 0
+	stamp_head=$(cut -d' ' -f2 "$TREE_STAMP" 2>/dev/null || true)
+	[ "$stamp_head" = "$(tgit rev-parse HEAD)" ] && return 1
+	! "$TOP/scripts/series.sh" check >/dev/null 2>&1
+}
+
+# Make sure build/postgresql exists and was made from the current patches/
+# and UPSTREAM: remake it when they changed under a tree without work of its
+# own, refuse when the tree has such work.
 ensure_tree()
 {
-	local stamp="$BUILD/.tree-series"
 	if [ ! -d "$TREE/.git" ]; then
 		"$TOP/scripts/tree.sh"
 		return
 	fi
-	if [ "$(cat "$stamp" 2>/dev/null)" != "$(series_digest)" ]; then
-		if "$TOP/scripts/series.sh" check >/dev/null 2>&1; then
-			series_digest > "$stamp"	# exported with "make series"
-		else
-			die "patches/ changed since $TREE was made, and the tree differs from it; run 'make tree' to remake the tree from patches/ (it refuses if that would lose work: see 'make series-check')"
-		fi
+	[ "$(cut -d' ' -f1 "$TREE_STAMP" 2>/dev/null)" = "$(series_digest)" ] && return
+	if "$TOP/scripts/series.sh" check >/dev/null 2>&1; then
+		record_tree_stamp			# exported with "make series"
+	elif ! tree_has_unexported_work; then
+		note "patches/ or UPSTREAM changed since $TREE was made; remaking it"
+		"$TOP/scripts/tree.sh"
+	else
+		die "patches/ or UPSTREAM changed since $TREE was made, and the tree has work that is not in patches/ (see 'make series-check'); export it with 'make series', or discard it with 'make tree FORCE=1'"
 	fi
 }

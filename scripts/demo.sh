@@ -13,7 +13,7 @@ scale=${DEMO_SCALE:-10}
 clients=${DEMO_CLIENTS:-8}
 seconds=${DEMO_SECONDS:-20}
 
-"$TOP/scripts/stop.sh" quiet
+"$TOP/scripts/stop.sh" quiet || true
 
 # A free TCP port on the loopback interface, from 5432 up.
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -27,7 +27,7 @@ rm -rf "$DEMO"
 builder_dir "$DEMO"
 as_builder "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-instructions > "$DEMO/initdb.log" 2>&1 ||
 	{ cat "$DEMO/initdb.log" >&2; die "initdb failed"; }
-as_builder sh -c "cat >> '$data/postgresql.conf'" <<EOT
+as_builder tee -a "$data/postgresql.conf" >/dev/null <<EOT
 
 # Added by pg-nvwal's "make demo".
 port = $port

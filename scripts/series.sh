@@ -11,20 +11,19 @@ mode=${1:-}
 export_to()
 {
 	local out=$1
-	git -C "$TREE" -c core.abbrev=12 -c diff.noprefix=false -c format.signature= \
-		format-patch -q -N --zero-commit --no-signature --stat=80 \
+	tgit format-patch -q -N --zero-commit --no-signature --stat=80 \
 		-o "$out" upstream..HEAD >/dev/null
 	(cd "$out" && ls -1 -- *.patch 2>/dev/null || true) > "$out/series"
 }
 
 [ -d "$TREE/.git" ] || { [ "$mode" = check ] && { note "no tree in $TREE; nothing to check"; exit 0; }; die "no tree in $TREE; run 'make tree' first"; }
-git -C "$TREE" rev-parse -q --verify upstream >/dev/null || die "$TREE has no tag \"upstream\""
+tgit rev-parse -q --verify upstream >/dev/null || die "$TREE has no tag \"upstream\""
 
 case "$mode" in
 export)
-	if [ -n "$(git -C "$TREE" status --porcelain)" ]; then
-		git -C "$TREE" status --short | head -n 20 >&2
-		die "$TREE has uncommitted changes; commit them (or stash them) before exporting"
+	if [ -n "$(tgit status --porcelain)" ]; then
+		tgit status --short | head -n 20 >&2
+		die "$TREE has uncommitted changes; commit them before exporting"
 	fi
 	tmp=$(mktemp -d)
 	export_to "$tmp"
@@ -33,11 +32,12 @@ export)
 	cp "$tmp"/*.patch "$TOP/patches/" 2>/dev/null || true
 	cp "$tmp/series" "$TOP/patches/series"
 	rm -rf "$tmp"
+	record_tree_stamp
 	note "exported $(grep -c . "$TOP/patches/series" || true) patches to patches/"
 	;;
 check)
 	rc=0
-	dirty=$(git -C "$TREE" status --porcelain)
+	dirty=$(tgit status --porcelain)
 	if [ -n "$dirty" ]; then
 		echo "uncommitted changes in $TREE (commit them, then 'make series'):"
 		printf '%s\n' "$dirty" | head -n 20 | sed 's/^/    /'
@@ -45,8 +45,8 @@ check)
 	fi
 	tmp=$(mktemp -d)
 	export_to "$tmp"
-	if ! diff -u <(grep -v '^#' "$TOP/patches/series" 2>/dev/null | grep .) \
-			<(grep . "$tmp/series") > "$tmp/series.diff"; then
+	if ! diff -u <(grep -v '^#' "$TOP/patches/series" 2>/dev/null | grep . || true) \
+			<(grep . "$tmp/series" || true) > "$tmp/series.diff"; then
 		echo "patches/series differs from the tree's commits since upstream:"
 		sed 's/^/    /' "$tmp/series.diff"
 		rc=1
@@ -54,10 +54,14 @@ check)
 		while read -r p; do
 			if ! cmp -s "$tmp/$p" "$TOP/patches/$p"; then
 				echo "patches/$p differs from the tree's commit:"
-				diff -u "$TOP/patches/$p" "$tmp/$p" | head -n 40 | sed 's/^/    /'
+				{ diff -u "$TOP/patches/$p" "$tmp/$p" || true; } | head -n 40 | sed 's/^/    /'
 				rc=1
 			fi
 		done < "$tmp/series"
+	fi
+	if [ -n "$(tgit stash list)" ]; then
+		echo "$TREE has stashed changes (git stash list); they are not in patches/"
+		rc=1
 	fi
 	# Patch files lying around that the series does not name.
 	for f in "$TOP"/patches/*.patch; do

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Build the tree with ./configure and make (in build/autoconf, a VPATH
+# build, so that the tree stays clean for meson), then run the series' own
+# test modules there.  Both build systems must keep working.
+. "$(dirname "$0")/common.sh"
+
+ensure_build_user
+ensure_tree
+dir="$BUILD/autoconf"
+builder_dir "$dir"
+
+if [ ! -f "$dir/config.status" ] || [ "$TREE/configure" -nt "$dir/config.status" ]; then
+	note "configuring in $dir"
+	as_builder sh -c 'cd "$1" && "$2/configure" --with-libpmem --with-liburing \
+		--with-openssl --with-icu --with-lz4 --with-zstd --enable-tap-tests \
+		--enable-cassert --enable-debug --without-perl --without-python' \
+		sh "$dir" "$TREE" > "$dir/.configure.log" 2>&1 ||
+		{ tail -n 30 "$dir/.configure.log" >&2; die "configure failed; see $dir/.configure.log"; }
+fi
+note "building with make in $dir"
+as_builder make -C "$dir" -s -j"$(nproc)" > "$dir/.build.log" 2>&1 ||
+	{ tail -n 40 "$dir/.build.log" >&2; die "make failed; see $dir/.build.log"; }
+
+rc=0
+while read -r s _ || [ -n "$s" ]; do
+	case "$s" in ''|'#'*) continue ;; esac
+	if [ -d "$TREE/src/test/modules/$s" ]; then
+		note "make check in src/test/modules/$s"
+		as_builder make -C "$dir/src/test/modules/$s" check || rc=1
+	fi
+done < "$TOP/check-suites"
+exit $rc
