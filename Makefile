@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check check-configure demo stop clean help
+.PHONY: all deps tree series series-check build check check-configure demo stop bench clean help
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make check-configure  ./configure && make build, and the series' test modules"
 	@echo "make demo          build, start a server under build/demo, run pgbench"
 	@echo "make stop          stop the demo server"
+	@echo "make bench         benchmarks (emulated persistent memory), results in bench/results/"
 	@echo "make clean         remove build/ (refuses while the tree has unexported work)"
 
 deps:
@@ -49,6 +50,9 @@ demo: deps
 
 stop:
 	@$(S)/stop.sh
+
+bench: deps
+	@bench/pmem_drain.sh
 
 clean:
 	@$(S)/series.sh check >/dev/null || { echo "build/postgresql has work not in patches/; run 'make series' first (or remove build/ by hand)"; exit 1; }

@@ -9,84 +9,103 @@ if ! "$TOP/scripts/build.sh" check; then
 	exit 1
 fi
 
-# Upstream suites that cover what the series touches, then the suites the
-# series adds (one name a line in check-suites; '#' starts a comment).
+jobs=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
+total_pass=0 total_fail=0 total_skip=0
+start=$(date +%s)
+
+# run_pass NAME "SUITE..." [VAR=VALUE...]: run meson suites with extra
+# environment; count results and show the logs of what failed.
+run_pass()
+{
+	local name=$1 suites=$2
+	shift 2
+	local -a args=() envv=("$@")
+	local s log="$CHECK_BUILD/meson-logs/$name.json"
+
+	# meson quietly ignores a suite that has no tests; a misspelt or
+	# vanished suite must not pass for a green run.
+	for s in $suites; do
+		if ! as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list --suite "$s" 2>/dev/null | grep -q .; then
+			echo "make check: suite \"$s\" has no tests in this build"
+			total_fail=$((total_fail + 1))
+			return
+		fi
+		args+=(--suite "$s")
+	done
+	rm -f "$log"
+
+	note "pass \"$name\": ${suites} ($jobs at a time)${envv[*]:+, with ${envv[*]}}"
+	set +o pipefail
+	as_builder env "${envv[@]}" meson test -C "$CHECK_BUILD" --no-rebuild --print-errorlogs \
+		--num-processes "$jobs" --logbase "$name" "${args[@]}" 2>&1 | tee "$CHECK_BUILD/.check-$name.log"
+	local rc=${PIPESTATUS[0]}
+	set -o pipefail
+
+	local summary failed npass=0 nfail=0 nskip=0
+	summary=$(perl -MJSON::PP -ne '
+		BEGIN { %n = (pass => 0, fail => 0, skip => 0) }
+		my $t = eval { decode_json($_) } or next;
+		my $r = $t->{result};
+		if ($r eq "OK" || $r eq "EXPECTEDFAIL") { $n{pass}++ }
+		elsif ($r eq "SKIP") { $n{skip}++ }
+		else { $n{fail}++; (my $name = $t->{name}) =~ s/^.* \/ //; print "FAILED $r $name\n" }
+		END { print "COUNTS $n{pass} $n{fail} $n{skip}\n" }' "$log" 2>/dev/null || true)
+	failed=$(printf '%s\n' "$summary" | grep '^FAILED' || true)
+	read -r _ npass nfail nskip < <(printf '%s\n' "$summary" | grep '^COUNTS' || echo "COUNTS 0 0 0")
+
+	if [ -n "$failed" ]; then
+		echo
+		echo "Failed tests of pass \"$name\" (logs are under $CHECK_BUILD/testrun/):"
+		local result tname dir f found
+		while read -r _ result tname; do
+			echo
+			echo "---- $tname: $result ----"
+			dir="$CHECK_BUILD/testrun/$tname"
+			found=0
+			while IFS= read -r -d '' f; do
+				echo "---- tail of $f"
+				tail -n 40 "$f"
+				found=1
+			done < <(find "$dir" \( -name 'regress_log_*' -o -name regression.diffs \) -print0 2>/dev/null)
+			[ $found -eq 1 ] || echo "(no log found in $dir)"
+		done <<< "$failed"
+		echo
+	fi
+
+	# meson itself failing without a failed test
+	if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
+		tail -n 30 "$CHECK_BUILD/.check-$name.log"
+		nfail=1
+	fi
+	total_pass=$((total_pass + npass))
+	total_fail=$((total_fail + nfail))
+	total_skip=$((total_skip + nskip))
+}
+
 # CHECK_SUITES="setup test_pmem" runs just those, for a quicker look.
 if [ -n "${CHECK_SUITES:-}" ]; then
-	read -r -a suites <<< "$CHECK_SUITES"
+	run_pass main "$CHECK_SUITES"
 else
-	suites=(setup regress recovery pg_basebackup pg_waldump pg_rewind initdb
-		pg_resetwal pg_controldata test_misc)
+	# Upstream suites that cover what the series touches, then the suites
+	# the series adds (check-suites; '#' starts a comment).
+	suites="setup regress recovery pg_basebackup pg_waldump pg_rewind initdb pg_resetwal pg_controldata test_misc"
 	while read -r s _ || [ -n "$s" ]; do
 		case "$s" in ''|'#'*) continue ;; esac
-		suites+=("$s")
+		suites="$suites $s"
 	done < "$TOP/check-suites"
-fi
+	run_pass main "$suites"
 
-# meson quietly ignores a suite that has no tests; a misspelt or vanished
-# suite must not pass for a green run.
-args=()
-for s in "${suites[@]}"; do
-	if ! as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list --suite "$s" 2>/dev/null | grep -q .; then
-		echo "make check: suite \"$s\" has no tests in this build"
-		echo "0 passed, 1 failed"
-		exit 1
+	# The upstream regress and recovery suites again with every test
+	# cluster on wal_sync_method = pmem_drain (emulated persistent memory:
+	# PMEM_IS_PMEM_FORCE=1 makes libpmem flush CPU caches on any file).
+	if grep -q '^#define USE_LIBPMEM 1' "$CHECK_BUILD/src/include/pg_config.h"; then
+		run_pass pmem_drain "regress recovery" \
+			"PG_TEST_INITDB_EXTRA_OPTS=-c wal_sync_method=pmem_drain" PMEM_IS_PMEM_FORCE=1
 	fi
-	args+=(--suite "$s")
-done
-rm -f "$CHECK_BUILD/meson-logs/testlog.json"
-
-jobs=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
-note "running suites: ${suites[*]} ($jobs at a time)"
-start=$(date +%s)
-set +o pipefail
-as_builder meson test -C "$CHECK_BUILD" --no-rebuild --print-errorlogs \
-	--num-processes "$jobs" "${args[@]}" 2>&1 | tee "$CHECK_BUILD/.check.log"
-rc=${PIPESTATUS[0]}
-set -o pipefail
-elapsed=$(( $(date +%s) - start ))
-
-# Count results from meson's machine-readable log, and show what failed.
-summary=$(perl -MJSON::PP -ne '
-	BEGIN { %n = (pass => 0, fail => 0, skip => 0) }
-	my $t = eval { decode_json($_) } or next;
-	my $r = $t->{result};
-	if ($r eq "OK" || $r eq "EXPECTEDFAIL") { $n{pass}++ }
-	elsif ($r eq "SKIP") { $n{skip}++ }
-	else { $n{fail}++; (my $name = $t->{name}) =~ s/^.* \/ //; print "FAILED $r $name\n" }
-	END { print "COUNTS $n{pass} $n{fail} $n{skip}\n" }' "$CHECK_BUILD/meson-logs/testlog.json")
-
-failed=$(printf '%s\n' "$summary" | grep '^FAILED' || true)
-read -r _ npass nfail nskip < <(printf '%s\n' "$summary" | grep '^COUNTS')
-
-if [ -n "$failed" ]; then
-	echo
-	echo "Failed tests (logs are under $CHECK_BUILD/testrun/):"
-	while read -r _ result name; do
-		echo
-		echo "---- $name: $result ----"
-		dir="$CHECK_BUILD/testrun/$name"
-		found=0
-		while IFS= read -r -d '' f; do
-			echo "---- tail of $f"
-			tail -n 40 "$f"
-			found=1
-		done < <(find "$dir" \( -name 'regress_log_*' -o -name regression.diffs \) -print0 2>/dev/null)
-		if [ $found -eq 0 ]; then
-			grep -A 40 -F " $name " "$CHECK_BUILD/.check.log" | head -n 60 || true
-		fi
-	done <<< "$failed"
-	echo
 fi
 
-# meson itself failing without a failed test.
-if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
-	tail -n 30 "$CHECK_BUILD/.check.log"
-	nfail=1
-fi
-
-echo "make check: ${#suites[@]} suites in ${elapsed}s; meson's log: $CHECK_BUILD/meson-logs/testlog.txt"
-line="$npass passed, $nfail failed"
-[ "$nskip" -gt 0 ] && line="$line, $nskip skipped"
+echo "make check: $(( $(date +%s) - start ))s of tests; meson's logs: $CHECK_BUILD/meson-logs/"
+line="$total_pass passed, $total_fail failed"
+[ "$total_skip" -gt 0 ] && line="$line, $total_skip skipped"
 echo "$line"
-[ "$nfail" -eq 0 ]
+[ "$total_fail" -eq 0 ]

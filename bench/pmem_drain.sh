@@ -1,0 +1,118 @@
+#!/bin/bash
+# wal_sync_method = pmem_drain against fdatasync, side by side in one run on
+# the same file system: pg_test_fsync's 8 kB write+sync rows, and pgbench
+# TPC-B (-M prepared) at 1, 8 and 32 clients.
+#
+# Persistent memory is EMULATED: pg_wal and the test file are on tmpfs
+# (/dev/shm) and PMEM_IS_PMEM_FORCE=1 makes libpmem flush CPU caches
+# (CLWB/CLFLUSHOPT + SFENCE) as it would on real persistent memory.
+#
+# Settings (environment): BENCH_SCALE (50), BENCH_SECONDS (20 per run),
+# BENCH_REPS (3), BENCH_CLIENTS ("1 8 32").  Results go to
+# bench/results/pmem_drain-<date>.md.
+. "$(dirname "$0")/../scripts/common.sh"
+
+scale=${BENCH_SCALE:-50}
+seconds=${BENCH_SECONDS:-20}
+reps=${BENCH_REPS:-3}
+clients_list=${BENCH_CLIENTS:-"1 8 32"}
+methods=(fdatasync pmem_drain)
+
+"$TOP/scripts/build.sh" release
+bin="$INSTALL/bin"
+shm=/dev/shm
+[ -d "$shm" ] || die "no /dev/shm to emulate persistent memory on"
+
+work="$BUILD/bench/pmem_drain"
+rm -rf "$work"
+builder_dir "$BUILD/bench"
+builder_dir "$work"
+waldir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
+trap 'as_builder "$bin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$waldir"' EXIT
+
+export PMEM_IS_PMEM_FORCE=1
+results="$TOP/bench/results"
+mkdir -p "$results"
+out="$results/pmem_drain-$(date -u +%Y%m%d-%H%M).md"
+raw="$work/raw.txt"
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+minmax() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "%s-%s", min, max }'; }
+
+# 1. pg_test_fsync on tmpfs.
+note "pg_test_fsync on $shm (emulated persistent memory)"
+as_builder "$bin/pg_test_fsync" -s 5 -f "$waldir/pg_test_fsync.out" > "$work/pg_test_fsync.txt" 2>&1 ||
+	die "pg_test_fsync failed; see $work/pg_test_fsync.txt"
+fsync_line() {
+	awk -v m="$1" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { print $2 }' "$work/pg_test_fsync.txt" | head -n 1
+}
+fdatasync_ops=$(fsync_line fdatasync)
+pmem_ops=$(fsync_line pmem_drain)
+
+# 2. pgbench, one cluster, switching methods with a reload.
+port=${BENCH_PORT:-5499}
+note "initializing a scale $scale cluster, pg_wal in $waldir"
+as_builder "$bin/initdb" -D "$work/data" -U postgres --auth=trust --waldir="$waldir/pg_wal" \
+	--no-instructions > "$work/initdb.log" 2>&1 || die "initdb failed; see $work/initdb.log"
+as_builder tee -a "$work/data/postgresql.conf" >/dev/null <<EOT
+port = $port
+listen_addresses = '127.0.0.1'
+unix_socket_directories = ''
+max_connections = 100
+shared_buffers = 1GB
+max_wal_size = 20GB
+min_wal_size = 2GB
+checkpoint_timeout = 1h
+EOT
+as_builder env PMEM_IS_PMEM_FORCE=1 "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w start >/dev/null
+pg=(-h 127.0.0.1 -p "$port" -U postgres)
+as_builder "$bin/pgbench" "${pg[@]}" -i -q -s "$scale" postgres > "$work/init.log" 2>&1
+as_builder "$bin/psql" "${pg[@]}" -q -c 'CHECKPOINT' postgres
+
+: > "$raw"
+for rep in $(seq 1 "$reps"); do
+	for c in $clients_list; do
+		for m in "${methods[@]}"; do
+			as_builder "$bin/psql" "${pg[@]}" -q -c "ALTER SYSTEM SET wal_sync_method = '$m'" -c 'SELECT pg_reload_conf()' postgres >/dev/null
+			j=$(( c < 2 ? 1 : 2 ))
+			tps=$(as_builder "$bin/pgbench" "${pg[@]}" -M prepared -c "$c" -j "$j" -T "$seconds" postgres 2>/dev/null |
+				awk '/^tps = / { print $3 }')
+			lat=$(awk -v t="$tps" -v c="$c" 'BEGIN { printf "%.3f", c * 1000 / t }')
+			echo "$c $m $tps $lat" | tee -a "$raw"
+		done
+	done
+done
+
+{
+	echo "# wal_sync_method = pmem_drain against fdatasync"
+	echo
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB."
+	echo "**Persistent memory is emulated**: pg_wal on tmpfs ($shm) with PMEM_IS_PMEM_FORCE=1."
+	echo "Build: build/install (optimized, no assertions), $("$bin/postgres" --version)."
+	echo
+	echo "## pg_test_fsync, one 8 kB write + sync (ops/s, 5 s each)"
+	echo
+	echo "| method | ops/s | ratio to fdatasync |"
+	echo "|---|---:|---:|"
+	echo "| fdatasync | $fdatasync_ops | 1.00 |"
+	echo "| pmem_drain | $pmem_ops | $(awk -v a="$pmem_ops" -v b="$fdatasync_ops" 'BEGIN { printf "%.2f", a / b }') |"
+	echo
+	echo "## pgbench TPC-B, -M prepared, scale $scale, $seconds s runs, median of $reps (min-max)"
+	echo
+	echo "Methods alternate within each repetition (reload between runs, same cluster)."
+	echo "Settings: shared_buffers = 1GB, max_wal_size = 20GB, checkpoint_timeout = 1h; all else default."
+	echo
+	echo "| clients | fdatasync TPS | pmem_drain TPS | ratio | fdatasync latency ms | pmem_drain latency ms |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	for c in $clients_list; do
+		f=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $3 }' "$raw" | median)
+		p=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $3 }' "$raw" | median)
+		fr=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $3 }' "$raw" | minmax)
+		pr=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $3 }' "$raw" | minmax)
+		fl=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $4 }' "$raw" | median)
+		pl=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $4 }' "$raw" | median)
+		echo "| $c | $f ($fr) | $p ($pr) | $(awk -v a="$p" -v b="$f" 'BEGIN { printf "%.3f", a / b }') | $fl | $pl |"
+	done
+} > "$out"
+cat "$out"
+note "results in $out"
