@@ -36,7 +36,7 @@ mkdir -p "$results"
 out="$results/pmem_drain-$(date -u +%Y%m%d-%H%M).md"
 raw="$work/raw.txt"
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.0f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 minmax() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "%s-%s", min, max }'; }
 
 # 1. pg_test_fsync on tmpfs.
@@ -44,7 +44,7 @@ note "pg_test_fsync on $shm (emulated persistent memory)"
 as_builder "$bin/pg_test_fsync" -s 5 -f "$waldir/pg_test_fsync.out" > "$work/pg_test_fsync.txt" 2>&1 ||
 	die "pg_test_fsync failed; see $work/pg_test_fsync.txt"
 fsync_line() {
-	awk -v m="$1" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { print $2 }' "$work/pg_test_fsync.txt" | head -n 1
+	awk -v m="$1" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { printf "%.0f\n", $2 }' "$work/pg_test_fsync.txt" | head -n 1
 }
 fdatasync_ops=$(fsync_line fdatasync)
 pmem_ops=$(fsync_line pmem_drain)
@@ -76,7 +76,7 @@ for rep in $(seq 1 "$reps"); do
 			as_builder "$bin/psql" "${pg[@]}" -q -c "ALTER SYSTEM SET wal_sync_method = '$m'" -c 'SELECT pg_reload_conf()' postgres >/dev/null
 			j=$(( c < 2 ? 1 : 2 ))
 			tps=$(as_builder "$bin/pgbench" "${pg[@]}" -M prepared -c "$c" -j "$j" -T "$seconds" postgres 2>/dev/null |
-				awk '/^tps = / { print $3 }')
+				awk '/^tps = / { printf "%.0f\n", $3 }')
 			lat=$(awk -v t="$tps" -v c="$c" 'BEGIN { printf "%.3f", c * 1000 / t }')
 			echo "$c $m $tps $lat" | tee -a "$raw"
 		done
