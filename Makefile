@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check check-configure demo stop bench clean help
+.PHONY: all deps tree series series-check build check check-configure demo stop bench bench-smoke clean help
 
 all: build
 
@@ -19,7 +19,8 @@ help:
 	@echo "make check-configure  ./configure && make build, and the series' test modules"
 	@echo "make demo          build, start a server under build/demo, run pgbench"
 	@echo "make stop          stop the demo server"
-	@echo "make bench         benchmarks (emulated persistent memory), results in bench/results/"
+	@echo "make bench         benchmark suite, upstream against the fork (BENCH_PROFILE=quick|full)"
+	@echo "make bench-smoke   every benchmark scenario for a few seconds"
 	@echo "make clean         remove build/ (refuses while the tree has unexported work)"
 
 deps:
@@ -52,7 +53,10 @@ stop:
 	@$(S)/stop.sh
 
 bench: deps
-	@bench/pmem_drain.sh
+	@bench/run.sh
+
+bench-smoke: deps
+	@BENCH_PROFILE=smoke bench/run.sh
 
 clean:
 	@$(S)/series.sh check >/dev/null || { echo "build/postgresql has work not in patches/; run 'make series' first (or remove build/ by hand)"; exit 1; }

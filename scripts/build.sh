@@ -1,14 +1,33 @@
 #!/bin/bash
-# build.sh release: the optimized build without assertions, installed into
-#                   build/install (what users, the demo and benchmarks run).
-# build.sh check:   the assert-enabled build that "make check" tests.
+# build.sh release:  the optimized build without assertions, installed into
+#                    build/install (what users, the demo and benchmarks run).
+# build.sh check:    the assert-enabled build that "make check" tests.
+# build.sh upstream: pristine PostgreSQL from the same tarball, no patches,
+#                    built like "release" and installed into
+#                    build/upstream-install, for benchmarks side by side.
 # Both build directories are kept, so rebuilding is incremental (and
 # ccache makes even a fresh tree cheap to rebuild).
 . "$(dirname "$0")/common.sh"
 
 kind=${1:-release}
 ensure_build_user
-ensure_tree
+src=$TREE
+if [ "$kind" = upstream ]; then
+	# The pristine source, unpacked once per tarball.
+	src="$BUILD/upstream-src"
+	tarball=$("$TOP/scripts/tarball.sh")
+	if [ "$(cat "$src/.pg-nvwal-tarball" 2>/dev/null)" != "$TARBALL_SHA256" ]; then
+		note "unpacking pristine $TARBALL into $src"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -xjf "$tarball" -C "$src.tmp"
+		mv "$src.tmp"/* "$src"
+		rmdir "$src.tmp"
+		echo "$TARBALL_SHA256" > "$src/.pg-nvwal-tarball"
+	fi
+else
+	ensure_tree
+fi
 
 opts=(
 	--buildtype=debugoptimized
@@ -24,26 +43,33 @@ opts=(
 	-Ddocs_pdf=disabled
 )
 # The series adds the libpmem option; use it whenever the tree has it.
-if grep -q "option('libpmem'" "$TREE/meson_options.txt"; then
+if grep -q "option('libpmem'" "$src/meson_options.txt"; then
 	opts+=(-Dlibpmem=enabled)
 fi
 
 case "$kind" in
 release)
 	dir=$RELEASE_BUILD
-	opts+=(-Dcassert=false "--prefix=$INSTALL")
+	prefix=$INSTALL
+	opts+=(-Dcassert=false "--prefix=$prefix")
 	;;
 check)
 	dir=$CHECK_BUILD
-	opts+=(-Dcassert=true -Dinjection_points=true "--prefix=$BUILD/check-install")
+	prefix="$BUILD/check-install"
+	opts+=(-Dcassert=true -Dinjection_points=true "--prefix=$prefix")
+	;;
+upstream)
+	dir="$BUILD/meson-upstream"
+	prefix="$BUILD/upstream-install"
+	opts+=(-Dcassert=false "--prefix=$prefix")
 	;;
 *)
-	die "usage: build.sh release|check"
+	die "usage: build.sh release|check|upstream"
 	;;
 esac
 
 builder_dir "$dir"
-[ "$kind" = release ] && builder_dir "$INSTALL"
+[ "$kind" = check ] || builder_dir "$prefix"
 
 # (Re)configure only when the options changed or the directory is new.
 stamp="$dir/.pg-nvwal-options"
@@ -52,7 +78,7 @@ if [ ! -f "$dir/build.ninja" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
 	note "configuring $kind build in $dir"
 	reconf=()
 	[ -f "$dir/build.ninja" ] && reconf=(--reconfigure)
-	as_builder meson setup "${reconf[@]}" "${opts[@]}" "$dir" "$TREE" > "$dir/.setup.log" 2>&1 ||
+	as_builder meson setup "${reconf[@]}" "${opts[@]}" "$dir" "$src" > "$dir/.setup.log" 2>&1 ||
 		{ tail -n 40 "$dir/.setup.log" >&2; die "meson setup failed; see $dir/.setup.log"; }
 	as_builder sh -c "printf '%s' \"\$1\" > \"\$2\"" sh "$want" "$stamp"
 fi
@@ -62,8 +88,8 @@ as_builder ninja -C "$dir" > "$dir/.build.log" 2>&1 ||
 	{ { grep -E -B2 -A8 'error:|FAILED' "$dir/.build.log" || true; } | head -n 80 >&2; die "build failed; see $dir/.build.log"; }
 { grep -E 'warning:' "$dir/.build.log" || true; } | sort -u | head -n 20 >&2
 
-if [ "$kind" = release ]; then
+if [ "$kind" != check ]; then
 	as_builder meson install -C "$dir" --quiet --only-changed > "$dir/.install.log" 2>&1 ||
 		{ tail -n 40 "$dir/.install.log" >&2; die "meson install failed; see $dir/.install.log"; }
-	note "installed into $INSTALL"
+	note "installed into $prefix"
 fi
