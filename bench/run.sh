@@ -105,6 +105,32 @@ for rep in $(seq 1 "$reps"); do
 	done
 done
 
+# Scenario 2: WAL-heavy inserts, as in the published pmem_drain benchmark:
+# many clients, each transaction one row carrying a long static string
+# (stored uncompressed, so that all of it goes to WAL).
+heavy_clients=${clients##* }
+heavy_seconds=$(( seconds > 10 ? seconds / 2 : seconds ))
+heavy_script="$work/heavy.sql"
+as_builder sh -c "printf '%s\n' \"INSERT INTO wal_heavy (payload) VALUES (repeat('x', 2000));\" > '$heavy_script'"
+raw2="$work/heavy.raw"
+: > "$raw2"
+for cfg in "${configs[@]}"; do
+	IFS='|' read -r name _ _ _ <<< "$cfg"
+	as_builder "${BIN[$name]}/psql" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres -q \
+		-c 'CREATE TABLE wal_heavy (id bigserial, payload text)' \
+		-c 'ALTER TABLE wal_heavy ALTER payload SET STORAGE EXTERNAL' postgres
+done
+for rep in $(seq 1 "$reps"); do
+	for cfg in "${configs[@]}"; do
+		IFS='|' read -r name _ _ _ <<< "$cfg"
+		out=$(as_builder "${BIN[$name]}/pgbench" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres \
+			-n -M prepared -f "$heavy_script" -c "$heavy_clients" -j 2 -T "$heavy_seconds" postgres 2>/dev/null || true)
+		tps=$(awk '/^tps = / { printf "%.0f", $3 }' <<< "$out")
+		[ -n "$tps" ] || die "pgbench produced no result for $name, WAL-heavy inserts"
+		echo "$name $tps" | tee -a "$raw2"
+	done
+done
+
 # Scenario 3: synchronous 8 kB writes, fdatasync against pmem_drain, on
 # the same (tmpfs) file system, and fdatasync on the data disk.
 ptf_secs=$([ "$profile" = smoke ] && echo 1 || echo 5)
@@ -150,6 +176,17 @@ out="$results/$profile-$(date -u +%Y%m%d-%H%M).md"
 		awk -v a="$(col "$c" fork-pmem_drain 3 | median)" -v b="$(col "$c" upstream-tmpfs 3 | median)" 'BEGIN { printf " %.3f |\n", a / b }'
 	done
 	echo
+	echo "## 2. WAL-heavy inserts: one row with a 2,000-byte static string per transaction, $heavy_clients clients, $heavy_seconds s runs, median of $reps (min-max), TPS"
+	echo
+	echo "| configuration | TPS | ratio to upstream-tmpfs |"
+	echo "|---|---:|---:|"
+	base=$(awk '$1 == "upstream-tmpfs" { print $2 }' "$raw2" | median)
+	for cfg in "${configs[@]}"; do
+		IFS='|' read -r name _ _ _ <<< "$cfg"
+		m=$(awk -v n="$name" '$1 == n { print $2 }' "$raw2" | median)
+		echo "| $name | $m ($(awk -v n="$name" '$1 == n { print $2 }' "$raw2" | range)) | $(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.3f", a / b }') |"
+	done
+	echo
 	echo "## 3. Synchronous 8 kB writes (pg_test_fsync, one 8 kB write + sync, ops/s)"
 	echo
 	echo "| file system | fdatasync | pmem_drain | ratio |"
@@ -161,7 +198,7 @@ out="$results/$profile-$(date -u +%Y%m%d-%H%M).md"
 	echo
 	echo "## Not measured yet"
 	echo
-	echo "2 (WAL-heavy inserts), 4 (WAL insertion scaling), 5 (DDL under wal_level = minimal) and 6 (recovery time) are not written yet; NVWAL configurations wait for NVWAL."
+	echo "4 (WAL insertion scaling), 5 (DDL under wal_level = minimal) and 6 (recovery time) are not written yet; NVWAL configurations wait for NVWAL."
 } > "$out"
 cat "$out"
 # Every scenario must have produced numbers.
