@@ -11,6 +11,7 @@
 # BENCH_REPS (3), BENCH_CLIENTS ("1 8 32").  Results go to
 # bench/results/pmem_drain-<date>.md.
 . "$(dirname "$0")/../scripts/common.sh"
+. "$(dirname "$0")/lib.sh"
 
 scale=${BENCH_SCALE:-50}
 seconds=${BENCH_SECONDS:-20}
@@ -36,8 +37,6 @@ mkdir -p "$results"
 out="$results/pmem_drain-$(date -u +%Y%m%d-%H%M).md"
 raw="$work/raw.txt"
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.0f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-minmax() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "%s-%s", min, max }'; }
 
 # 1. pg_test_fsync on tmpfs.
 note "pg_test_fsync on $shm (emulated persistent memory)"
@@ -52,18 +51,7 @@ pmem_ops=$(fsync_line pmem_drain)
 # 2. pgbench, one cluster, switching methods with a reload.
 port=${BENCH_PORT:-5499}
 note "initializing a scale $scale cluster, pg_wal in $waldir"
-as_builder "$bin/initdb" -D "$work/data" -U postgres --auth=trust --waldir="$waldir/pg_wal" \
-	--no-instructions > "$work/initdb.log" 2>&1 || die "initdb failed; see $work/initdb.log"
-as_builder tee -a "$work/data/postgresql.conf" >/dev/null <<EOT
-port = $port
-listen_addresses = '127.0.0.1'
-unix_socket_directories = ''
-max_connections = 100
-shared_buffers = 1GB
-max_wal_size = 20GB
-min_wal_size = 2GB
-checkpoint_timeout = 1h
-EOT
+init_cluster "$bin" "$work/data" "$port" --waldir="$waldir/pg_wal" -- "${BENCH_SETTINGS[@]}"
 as_builder env PMEM_IS_PMEM_FORCE=1 "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w start >/dev/null
 pg=(-h 127.0.0.1 -p "$port" -U postgres)
 as_builder "$bin/pgbench" "${pg[@]}" -i -q -s "$scale" postgres > "$work/init.log" 2>&1
@@ -107,8 +95,8 @@ done
 	for c in $clients_list; do
 		f=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $3 }' "$raw" | median)
 		p=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $3 }' "$raw" | median)
-		fr=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $3 }' "$raw" | minmax)
-		pr=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $3 }' "$raw" | minmax)
+		fr=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $3 }' "$raw" | range)
+		pr=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $3 }' "$raw" | range)
 		fl=$(awk -v c="$c" '$1 == c && $2 == "fdatasync" { print $4 }' "$raw" | median)
 		pl=$(awk -v c="$c" '$1 == c && $2 == "pmem_drain" { print $4 }' "$raw" | median)
 		echo "| $c | $f ($fr) | $p ($pr) | $(awk -v a="$p" -v b="$f" 'BEGIN { printf "%.3f", a / b }') | $fl | $pl |"

@@ -13,6 +13,7 @@
 # Scenarios not written yet, or whose feature has not landed, say so in the
 # results.  Results: bench/results/<profile>-<date>.md.
 . "$(dirname "$0")/../scripts/common.sh"
+. "$(dirname "$0")/lib.sh"
 
 profile=${BENCH_PROFILE:-quick}
 case "$profile" in
@@ -62,20 +63,8 @@ declare -A PORT BIN
 for c in "${configs[@]}"; do
 	IFS='|' read -r name bin waldir extra <<< "$c"
 	note "$name: initdb, scale $scale"
-	as_builder "$bin/initdb" -D "$work/$name/data" -U postgres --auth=trust \
-		--waldir="$waldir" --no-instructions > "$work/$name.initdb.log" 2>&1 ||
-		die "initdb failed; see $work/$name.initdb.log"
-	as_builder tee -a "$work/$name/data/postgresql.conf" >/dev/null <<EOT
-port = $port
-listen_addresses = '127.0.0.1'
-unix_socket_directories = ''
-max_connections = 100
-shared_buffers = 1GB
-max_wal_size = 20GB
-min_wal_size = 2GB
-checkpoint_timeout = 1h
-$extra
-EOT
+	init_cluster "$bin" "$work/$name/data" "$port" --waldir="$waldir" -- \
+		"${BENCH_SETTINGS[@]}" "$extra"
 	as_builder "$bin/pg_ctl" -D "$work/$name/data" -l "$work/$name.log" -w start >/dev/null ||
 		die "$name did not start; see $work/$name.log"
 	as_builder "$bin/pgbench" -h 127.0.0.1 -p "$port" -U postgres -i -q -s "$scale" postgres \
@@ -139,8 +128,6 @@ as_builder "$fork/pg_test_fsync" -s "$ptf_secs" -f "$shmdir/ptf.out" > "$work/pt
 as_builder env PMEM_IS_PMEM_FORCE=0 "$fork/pg_test_fsync" -s "$ptf_secs" -f "$work/ptf.out" > "$work/ptf-disk.txt" 2>&1
 ptf() { awk -v m="$2" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { printf "%.0f", $2 }' "$1"; }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.0f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-range() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "%s-%s", min, max }'; }
 col() { awk -v c="$1" -v n="$2" -v f="$3" '$1 == c && $2 == n { print $f }' "$raw"; }
 
 # A smoke run proves that the harness works; its numbers mean nothing.

@@ -166,3 +166,32 @@ ensure_tree()
 		die "patches/ or UPSTREAM changed since $TREE was made, and the tree has work that is not in patches/ (see 'make series-check'); export it with 'make series', or discard it with 'make tree FORCE=1'"
 	fi
 }
+
+# init_cluster BINDIR DATADIR PORT [INITDB-OPTION...] [-- SETTING...]
+# Create a cluster as the build user, reachable on 127.0.0.1:PORT only (no
+# Unix socket), with trust authentication for user "postgres", and append
+# the given settings to its postgresql.conf.  initdb's output goes to
+# DATADIR.initdb.log.
+init_cluster()
+{
+	local bin=$1 data=$2 port=$3
+	shift 3
+	local -a initdb_opts=() settings=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		initdb_opts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	settings=("$@")
+	builder_dir "$(dirname "$data")"
+
+	as_builder "$bin/initdb" -D "$data" -U postgres --auth=trust --no-instructions \
+		"${initdb_opts[@]}" > "$data.initdb.log" 2>&1 ||
+		{ tail -n 20 "$data.initdb.log" >&2; die "initdb failed; see $data.initdb.log"; }
+	{
+		printf '\n# Added by pg-nvwal'"'"'s scripts.\n'
+		printf '%s\n' "port = $port" "listen_addresses = '127.0.0.1'" \
+			"unix_socket_directories = ''" "max_connections = 100"
+		printf '%s\n' "${settings[@]}"
+	} | as_builder tee -a "$data/postgresql.conf" >/dev/null
+}

@@ -25,18 +25,8 @@ done
 note "creating a cluster in $data"
 rm -rf "$DEMO"
 builder_dir "$DEMO"
-as_builder "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-instructions > "$DEMO/initdb.log" 2>&1 ||
-	{ cat "$DEMO/initdb.log" >&2; die "initdb failed"; }
-as_builder tee -a "$data/postgresql.conf" >/dev/null <<EOT
-
-# Added by pg-nvwal's "make demo".
-port = $port
-listen_addresses = '127.0.0.1'
-unix_socket_directories = ''
-max_connections = 100
-shared_buffers = 256MB
-max_wal_size = 2GB
-EOT
+init_cluster "$bin" "$data" "$port" -E UTF8 -- \
+	"shared_buffers = 256MB" "max_wal_size = 2GB"
 
 note "starting the server on port $port"
 as_builder "$bin/pg_ctl" -D "$data" -l "$log" -w start >/dev/null ||
