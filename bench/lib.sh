@@ -9,5 +9,54 @@ BENCH_SETTINGS=(
 )
 
 # Median and min-max of the numbers on standard input, one a line.
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.0f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-range() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "%s-%s", min, max }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+range() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { if (NR) printf "%s-%s", min, max }'; }
+
+# A configuration is a server: its binaries, data directory and port, in
+# these arrays, indexed by the configuration's name.
+declare -A BIN DATA PORT
+
+# pg NAME PROGRAM ARG...: run a client program of NAME's binaries against
+# NAME's server.
+pg()
+{
+	local n=$1 p=$2
+	shift 2
+	as_builder "${BIN[$n]}/$p" -h 127.0.0.1 -p "${PORT[$n]}" -U postgres "$@"
+}
+
+# sql NAME PSQL-ARG...: run psql quietly, stopping at the first error.
+sql() { local n=$1; shift; pg "$n" psql -X -q -At -v ON_ERROR_STOP=1 "$@" -d postgres; }
+
+server_start()
+{
+	as_builder "${BIN[$1]}/pg_ctl" -D "${DATA[$1]}" -l "${DATA[$1]}.log" -w -t 3600 start >/dev/null ||
+		die "$1 did not start; see ${DATA[$1]}.log"
+}
+
+server_stop()
+{
+	as_builder "${BIN[$1]}/pg_ctl" -D "${DATA[$1]}" -m "${2:-fast}" -w stop >/dev/null
+}
+
+# tps_of: the TPS that pgbench's report on standard input gives, rounded.
+tps_of() { awk '/^tps = / { printf "%.0f", $3 }'; }
+lat_of() { awk '/^latency average = / { print $4 }'; }
+
+# record SCENARIO CONFIG KEY REP METRIC VALUE: one measurement, one line of
+# the raw results (tab-separated).
+record()
+{
+	[ -n "$6" ] || die "scenario $1: no $5 for $2 ($3, repetition $4)"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$RAW"
+	printf '  %-3s %-18s %-10s rep %s: %s = %s\n' "$@"
+}
+
+# Queries over the raw results: vals SCENARIO CONFIG KEY METRIC prints the
+# values of every repetition, med their median, rng their min-max.
+vals() { awk -F'\t' -v s="$1" -v c="$2" -v k="$3" -v m="$4" '$1 == s && $2 == c && $3 == k && $5 == m { print $6 }' "$RAW"; }
+med() { vals "$@" | median; }
+rng() { vals "$@" | range; }
+
+# ratio A B: A / B with three decimals, or "-" when either is missing.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f\n", a / b }'; }

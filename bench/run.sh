@@ -1,8 +1,9 @@
 #!/bin/bash
 # The benchmark suite: pristine upstream PostgreSQL and the fork, built
-# alike, measured side by side in one run, configurations alternating.
+# alike, measured side by side in one run, configurations alternating
+# within every repetition (A B C D A B C D ...).
 #
-#   BENCH_PROFILE=quick (default; about 15 minutes on 2 cores), full, smoke
+#   BENCH_PROFILE=quick (default; about 20 minutes on 2 cores), full, smoke
 #   (a few seconds per scenario, to prove the harness works; its results
 #   stay in build/bench/smoke)
 #
@@ -10,19 +11,36 @@
 # (/dev/shm) with PMEM_IS_PMEM_FORCE=1, which makes libpmem flush CPU caches
 # (CLWB/CLFLUSHOPT + SFENCE) as on real persistent memory.
 #
-# Scenarios not written yet, or whose feature has not landed, say so in the
-# results.  Results: bench/results/<profile>-<date>.md.
+# Each scenario reproduces a published experiment; see bench/README.md.
+# The raw measurements go to bench/results/<profile>-<date>.tsv, what they
+# were taken with to .meta, and bench/report.sh turns both into the .md
+# tables and the .png plots.
 . "$(dirname "$0")/../scripts/common.sh"
 . "$(dirname "$0")/lib.sh"
 
 profile=${BENCH_PROFILE:-quick}
 case "$profile" in
-	quick) scale=50;   seconds=20;  reps=3; clients="1 8 32" ;;
-	full)  scale=1000; seconds=300; reps=3; clients="1 4 8 16 32 64" ;;
-	smoke) scale=1;    seconds=2;   reps=1; clients="1 8" ;;
+	quick)
+		scale=50 reps=3 clients="1 8 32" s1_secs=10 s2_secs=10 ptf_secs=1
+		s4_secs=5 s4_clients="1 8 32"
+		s5_clients=8 s5_before=5 s5_after=5 s5_tables=100 s5_rows=1000
+		s6_scale=50 s6_clients=8 s6_txns=2500 ;;
+	full)
+		scale=1000 reps=3 clients="1 4 8 16 32 64" s1_secs=300 s2_secs=120 ptf_secs=5
+		s4_secs=60 s4_clients="1 2 4 8 16 32 64"
+		s5_clients=16 s5_before=30 s5_after=30 s5_tables=1000 s5_rows=1000
+		s6_scale=1000 s6_clients=16 s6_txns=25000 ;;
+	smoke)
+		scale=1 reps=1 clients="1 8" s1_secs=2 s2_secs=2 ptf_secs=1
+		s4_secs=2 s4_clients="1 8"
+		s5_clients=4 s5_before=2 s5_after=2 s5_tables=5 s5_rows=100
+		s6_scale=1 s6_clients=2 s6_txns=200 ;;
 	*) die "BENCH_PROFILE must be quick, full or smoke" ;;
 esac
+s2_clients=${clients##* }
+start_time=$(date +%s)
 
+command -v gnuplot >/dev/null || die "gnuplot is not installed; run 'make deps'"
 "$TOP/scripts/build.sh" release
 "$TOP/scripts/build.sh" upstream
 fork="$INSTALL/bin"
@@ -37,159 +55,282 @@ builder_dir "$work"
 shmdir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
 export PMEM_IS_PMEM_FORCE=1
 
-# name  binaries  pg_wal location  extra settings
+# A smoke run proves that the harness works; its numbers mean nothing and
+# stay out of bench/results.
+results="$TOP/bench/results"
+[ "$profile" = smoke ] && results=$work
+mkdir -p "$results"
+stem="$results/$profile-$(date -u +%Y%m%d-%H%M)"
+RAW="$stem.tsv"
+: > "$RAW"
+
+# NVWAL configurations join the run once the fork's initdb offers NVWAL.
+has_nvwal=no
+"$fork/initdb" --help 2>/dev/null | grep -q -- --nvwal-path && has_nvwal=yes
+
+# Scenarios 1 to 4: one server per configuration.
+#   name|binaries|pg_wal location|initdb options|settings
 configs=(
-	"upstream-disk|$upstream|$work/upstream-disk/pg_wal|"
-	"upstream-tmpfs|$upstream|$shmdir/upstream-tmpfs/pg_wal|"
-	"upstream-async|$upstream|$shmdir/upstream-async/pg_wal|synchronous_commit = off"
-	"fork-pmem_drain|$fork|$shmdir/fork-pmem_drain/pg_wal|wal_sync_method = pmem_drain"
+	"upstream-disk|$upstream|$work/upstream-disk/pg_wal||"
+	"upstream-tmpfs|$upstream|$shmdir/upstream-tmpfs/pg_wal||"
+	"upstream-async|$upstream|$shmdir/upstream-async/pg_wal||synchronous_commit = off"
+	"fork-pmem_drain|$fork|$shmdir/fork-pmem_drain/pg_wal||wal_sync_method = pmem_drain"
 )
+if [ $has_nvwal = yes ]; then
+	configs+=("fork-nvwal|$fork|$work/fork-nvwal/pg_wal|--nvwal-path=$shmdir/fork-nvwal.nvwal --nvwal-size=1GB|")
+fi
+names=()
+for c in "${configs[@]}"; do names+=("${c%%|*}"); done
+# The fork's best configuration, measured against upstream in 5 and 6.
+fork_best=fork-pmem_drain
+[ $has_nvwal = yes ] && fork_best=fork-nvwal
 
 stop_all()
 {
-	local c name bin
-	for c in "${configs[@]}"; do
-		IFS='|' read -r name bin _ _ <<< "$c"
-		[ -f "$work/$name/data/postmaster.pid" ] &&
-			as_builder "$bin/pg_ctl" -D "$work/$name/data" -m immediate stop >/dev/null 2>&1 || true
+	local n
+	for n in "${!DATA[@]}"; do
+		[ -f "${DATA[$n]}/postmaster.pid" ] && server_stop "$n" immediate 2>/dev/null || true
 	done
 	rm -rf "$shmdir"
 }
 trap stop_all EXIT
 
-# Start one cluster per configuration, on ports from 5500 up.
-port=${BENCH_PORT:-5500}
-declare -A PORT BIN
-for c in "${configs[@]}"; do
-	IFS='|' read -r name bin waldir extra <<< "$c"
-	note "$name: initdb, scale $scale"
-	init_cluster "$bin" "$work/$name/data" "$port" --waldir="$waldir" -- \
-		"${BENCH_SETTINGS[@]}" "$extra"
-	as_builder "$bin/pg_ctl" -D "$work/$name/data" -l "$work/$name.log" -w start >/dev/null ||
-		die "$name did not start; see $work/$name.log"
-	as_builder "$bin/pgbench" -h 127.0.0.1 -p "$port" -U postgres -i -q -s "$scale" postgres \
-		> "$work/$name.init.log" 2>&1 || die "pgbench -i failed for $name"
-	as_builder "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c CHECKPOINT postgres
-	PORT[$name]=$port
-	BIN[$name]=$bin
-	port=$((port + 1))
-done
-
-# Scenario 1: pgbench TPC-B, configurations alternating within each
-# repetition and client count.
-raw="$work/pgbench.raw"
-: > "$raw"
-for rep in $(seq 1 "$reps"); do
-	for c in $clients; do
-		for cfg in "${configs[@]}"; do
-			IFS='|' read -r name _ _ _ <<< "$cfg"
-			j=$(( c < 2 ? 1 : 2 ))
-			out=$(as_builder "${BIN[$name]}/pgbench" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres \
-				-M prepared -c "$c" -j "$j" -T "$seconds" postgres 2>/dev/null || true)
-			tps=$(awk '/^tps = / { printf "%.0f", $3 }' <<< "$out")
-			lat=$(awk '/^latency average = / { print $4 }' <<< "$out")
-			[ -n "$tps" ] || die "pgbench produced no result for $name, $c clients"
-			echo "$c $name $tps $lat" | tee -a "$raw"
-		done
-	done
-done
-
-# Scenario 2: WAL-heavy inserts, as in the published pmem_drain benchmark:
-# many clients, each transaction one row carrying a long static string
-# (stored uncompressed, so that all of it goes to WAL).
-heavy_clients=${clients##* }
-heavy_seconds=$(( seconds > 10 ? seconds / 2 : seconds ))
-heavy_script="$work/heavy.sql"
-as_builder sh -c "printf '%s\n' \"INSERT INTO wal_heavy (payload) VALUES (repeat('x', 2000));\" > '$heavy_script'"
-raw2="$work/heavy.raw"
-: > "$raw2"
-for cfg in "${configs[@]}"; do
-	IFS='|' read -r name _ _ _ <<< "$cfg"
-	as_builder "${BIN[$name]}/psql" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres -q \
-		-c 'CREATE TABLE wal_heavy (id bigserial, payload text)' \
-		-c 'ALTER TABLE wal_heavy ALTER payload SET STORAGE EXTERNAL' postgres
-done
-for rep in $(seq 1 "$reps"); do
-	for cfg in "${configs[@]}"; do
-		IFS='|' read -r name _ _ _ <<< "$cfg"
-		out=$(as_builder "${BIN[$name]}/pgbench" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres \
-			-n -M prepared -f "$heavy_script" -c "$heavy_clients" -j 2 -T "$heavy_seconds" postgres 2>/dev/null || true)
-		tps=$(awk '/^tps = / { printf "%.0f", $3 }' <<< "$out")
-		[ -n "$tps" ] || die "pgbench produced no result for $name, WAL-heavy inserts"
-		echo "$name $tps" | tee -a "$raw2"
-	done
-done
-
-# Scenario 3: synchronous 8 kB writes, fdatasync against pmem_drain, on
-# the same (tmpfs) file system, and fdatasync on the data disk.
-ptf_secs=$([ "$profile" = smoke ] && echo 1 || echo 5)
-as_builder "$fork/pg_test_fsync" -s "$ptf_secs" -f "$shmdir/ptf.out" > "$work/ptf-tmpfs.txt" 2>&1
-# not emulated there: pmem_drain must really use msync() on the disk
-as_builder env PMEM_IS_PMEM_FORCE=0 "$fork/pg_test_fsync" -s "$ptf_secs" -f "$work/ptf.out" > "$work/ptf-disk.txt" 2>&1
-ptf() { awk -v m="$2" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { printf "%.0f", $2 }' "$1"; }
-
-col() { awk -v c="$1" -v n="$2" -v f="$3" '$1 == c && $2 == n { print $f }' "$raw"; }
-
-# A smoke run proves that the harness works; its numbers mean nothing.
-results="$TOP/bench/results"
-[ "$profile" = smoke ] && results=$work
-mkdir -p "$results"
-out="$results/$profile-$(date -u +%Y%m%d-%H%M).md"
+# Record a server's settings that differ from the defaults with its results.
+record_settings()
 {
-	echo "# Benchmarks, profile $profile"
-	echo
-	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB;"
-	echo "data disk: $(df -T "$work" | awk 'NR == 2 { print $2 }'), tmpfs: $shm."
-	echo "Upstream: $("$upstream/postgres" --version); fork: $("$fork/postgres" --version) with patches/ (both meson debugoptimized, no assertions, same options)."
-	echo "**Persistent memory is emulated**: tmpfs with PMEM_IS_PMEM_FORCE=1."
-	echo "Settings for every cluster: shared_buffers = 1GB, max_wal_size = 20GB, min_wal_size = 2GB, checkpoint_timeout = 1h (no checkpoint during a run); others as listed."
-	echo
-	echo "## 1. pgbench TPC-B, -M prepared, scale $scale, $seconds s runs, median of $reps (min-max), TPS"
-	echo
-	echo "Configurations: upstream-disk (pg_wal on the data disk, fdatasync), upstream-tmpfs (pg_wal on tmpfs), upstream-async (tmpfs, synchronous_commit = off: the ceiling), fork-pmem_drain (tmpfs, emulated persistent memory). fork-nvwal: NVWAL has not landed yet."
-	echo
-	printf '| clients |'
-	for cfg in "${configs[@]}"; do IFS='|' read -r name _ _ _ <<< "$cfg"; printf ' %s |' "$name"; done
-	echo ' fork-pmem_drain / upstream-tmpfs |'
-	printf '|---:|'
-	for cfg in "${configs[@]}"; do printf -- '---:|'; done
-	echo '---:|'
-	for c in $clients; do
-		printf '| %s |' "$c"
-		for cfg in "${configs[@]}"; do
-			IFS='|' read -r name _ _ _ <<< "$cfg"
-			printf ' %s (%s), %s ms |' "$(col "$c" "$name" 3 | median)" "$(col "$c" "$name" 3 | range)" "$(col "$c" "$name" 4 | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')"
+	sql "$1" -F $'\t' -c "SELECT name, current_setting(name) FROM pg_settings
+		WHERE source NOT IN ('default', 'override', 'client')
+			AND name NOT IN ('port', 'listen_addresses', 'unix_socket_directories',
+				'DateStyle', 'TimeZone', 'log_timezone', 'default_text_search_config')
+			AND name NOT LIKE 'lc\\_%'
+		ORDER BY name" |
+		while IFS=$'\t' read -r k v; do
+			printf 'conf\t%s\t%s\t-\tsetting\t%s\n' "$1" "$k" "$v" >> "$RAW"
 		done
-		awk -v a="$(col "$c" fork-pmem_drain 3 | median)" -v b="$(col "$c" upstream-tmpfs 3 | median)" 'BEGIN { printf " %.3f |\n", a / b }'
+}
+
+port=$(free_port "${BENCH_PORT:-5500}")
+for c in "${configs[@]}"; do
+	IFS='|' read -r name bin waldir initopts extra <<< "$c"
+	note "$name: initdb, pgbench -i -s $scale"
+	BIN[$name]=$bin DATA[$name]=$work/$name/data PORT[$name]=$port
+	# shellcheck disable=SC2086 # initdb options are words
+	init_cluster "$bin" "${DATA[$name]}" "$port" --waldir="$waldir" $initopts -- \
+		"${BENCH_SETTINGS[@]}" "$extra"
+	server_start "$name"
+	pg "$name" pgbench -i -q -s "$scale" postgres > "$work/$name.init.log" 2>&1 ||
+		die "pgbench -i failed for $name; see $work/$name.init.log"
+	sql "$name" -c CHECKPOINT
+	record_settings "$name"
+	port=$(free_port $((port + 1)))
+done
+
+# 1. pgbench TPC-B (sort-of), -M prepared.
+note "scenario 1: pgbench TPC-B, clients $clients, $s1_secs s, $reps repetitions"
+for rep in $(seq "$reps"); do
+	for c in $clients; do
+		for name in "${names[@]}"; do
+			out=$(pg "$name" pgbench -M prepared -c "$c" -j $(( c < 2 ? 1 : 2 )) -T "$s1_secs" postgres 2>/dev/null || true)
+			record 1 "$name" "$c" "$rep" tps "$(tps_of <<< "$out")"
+			record 1 "$name" "$c" "$rep" latency_ms "$(lat_of <<< "$out")"
+		done
 	done
-	echo
-	echo "## 2. WAL-heavy inserts: one row with a 2,000-byte static string per transaction, $heavy_clients clients, $heavy_seconds s runs, median of $reps (min-max), TPS"
-	echo
-	echo "| configuration | TPS | ratio to upstream-tmpfs |"
-	echo "|---|---:|---:|"
-	base=$(awk '$1 == "upstream-tmpfs" { print $2 }' "$raw2" | median)
-	for cfg in "${configs[@]}"; do
-		IFS='|' read -r name _ _ _ <<< "$cfg"
-		m=$(awk -v n="$name" '$1 == n { print $2 }' "$raw2" | median)
-		echo "| $name | $m ($(awk -v n="$name" '$1 == n { print $2 }' "$raw2" | range)) | $(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.3f", a / b }') |"
+done
+
+# 2. WAL-heavy inserts: many clients, each transaction one row carrying a
+# long static string, stored uncompressed so that all of it goes to WAL.
+note "scenario 2: WAL-heavy inserts, $s2_clients clients, $s2_secs s"
+as_builder sh -c "echo \"INSERT INTO wal_heavy (payload) VALUES (repeat('x', 2000));\" > '$work/heavy.sql'"
+for name in "${names[@]}"; do
+	sql "$name" -c 'CREATE TABLE wal_heavy (id bigserial, payload text)' \
+		-c 'ALTER TABLE wal_heavy ALTER payload SET STORAGE EXTERNAL'
+done
+for rep in $(seq "$reps"); do
+	for name in "${names[@]}"; do
+		out=$(pg "$name" pgbench -n -M prepared -f "$work/heavy.sql" -c "$s2_clients" -j 2 -T "$s2_secs" postgres 2>/dev/null || true)
+		record 2 "$name" "$s2_clients" "$rep" tps "$(tps_of <<< "$out")"
 	done
-	echo
-	echo "## 3. Synchronous 8 kB writes (pg_test_fsync, one 8 kB write + sync, ops/s)"
-	echo
-	echo "| file system | fdatasync | pmem_drain | ratio |"
-	echo "|---|---:|---:|---:|"
-	a=$(ptf "$work/ptf-tmpfs.txt" fdatasync); b=$(ptf "$work/ptf-tmpfs.txt" pmem_drain)
-	echo "| tmpfs (emulated persistent memory) | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }') |"
-	a=$(ptf "$work/ptf-disk.txt" fdatasync); b=$(ptf "$work/ptf-disk.txt" pmem_drain)
-	echo "| data disk (pmem_drain uses msync() there) | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }') |"
-	echo
-	echo "## Not measured yet"
-	echo
-	echo "4 (WAL insertion scaling), 5 (DDL under wal_level = minimal) and 6 (recovery time) are not written yet; NVWAL configurations wait for NVWAL."
-} > "$out"
-cat "$out"
-# Every scenario must have produced numbers.
-if grep -Eq '\| *\(|\( *- *\)|\| *\|' "$out"; then
-	die "a scenario produced no numbers; see $out"
+done
+
+# 3. Synchronous 8 kB writes, fdatasync against pmem_drain on the same file
+# system: tmpfs (emulated persistent memory), and the data disk, where
+# pmem_drain must really use msync(), so without the emulation.
+note "scenario 3: pg_test_fsync, $ptf_secs s per test"
+ptf() { awk -v m="$2" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { printf "%.0f", $2 }' "$1"; }
+for rep in $(seq "$reps"); do
+	as_builder "$fork/pg_test_fsync" -s "$ptf_secs" -f "$shmdir/ptf.out" > "$work/ptf-tmpfs-$rep.txt" 2>&1 || true
+	as_builder env PMEM_IS_PMEM_FORCE=0 "$fork/pg_test_fsync" -s "$ptf_secs" -f "$work/ptf.out" > "$work/ptf-disk-$rep.txt" 2>&1 || true
+	for fs in tmpfs disk; do
+		for m in fdatasync pmem_drain; do
+			record 3 "$fs" "$m" "$rep" ops "$(ptf "$work/ptf-$fs-$rep.txt" "$m")"
+		done
+	done
+done
+
+# 4. WAL insertion scaling: short transactions that each insert ten rows,
+# across client counts.
+note "scenario 4: WAL insertion scaling, clients $s4_clients, $s4_secs s"
+as_builder sh -c "echo 'INSERT INTO ins_scale SELECT generate_series(1, 10);' > '$work/ins.sql'"
+for name in "${names[@]}"; do
+	sql "$name" -c 'CREATE TABLE ins_scale (i int)'
+done
+for rep in $(seq "$reps"); do
+	for c in $s4_clients; do
+		for name in "${names[@]}"; do
+			out=$(pg "$name" pgbench -n -M prepared -f "$work/ins.sql" -c "$c" -j $(( c < 2 ? 1 : 2 )) -T "$s4_secs" postgres 2>/dev/null || true)
+			record 4 "$name" "$c" "$rep" tps "$(tps_of <<< "$out")"
+		done
+	done
+done
+
+for name in "${names[@]}"; do
+	case "$name" in upstream-tmpfs|"$fork_best") ;; *) server_stop "$name" ;; esac
+done
+
+# 5. DDL under load with wal_level = minimal: pgbench runs while one backend
+# creates and fills small tables, each in its own transaction, so that
+# their contents skip WAL and are either WAL-logged at commit (smaller than
+# wal_skip_threshold) or fsynced.  TPS before, during and after the DDL
+# comes from pgbench's per-second progress reports.
+s5_configs=(upstream-tmpfs "$fork_best")
+note "scenario 5: DDL under load, wal_level = minimal, ${s5_configs[*]}"
+for name in "${s5_configs[@]}"; do
+	sql "$name" -c 'ALTER SYSTEM SET wal_level = minimal' -c 'ALTER SYSTEM SET max_wal_senders = 0'
+	server_stop "$name"
+	server_start "$name"
+	[ "$(sql "$name" -c 'SHOW wal_level')" = minimal ] || die "$name: wal_level is not minimal"
+done
+as_builder sh -c "for i in \$(seq $s5_tables); do
+		echo \"BEGIN; CREATE TABLE ddl_\$i (id int, filler text);\"
+		echo \"INSERT INTO ddl_\$i SELECT g, repeat('x', 100) FROM generate_series(1, $s5_rows) g; COMMIT;\"
+	done > '$work/ddl.sql'
+	for i in \$(seq $s5_tables); do echo \"DROP TABLE ddl_\$i;\"; done > '$work/ddl-drop.sql'"
+
+# phase_tps FILE FROM TO: mean of the per-second TPS that pgbench reported
+# (lines "progress: <epoch> s, <tps> tps, ...") for seconds that lie within
+# FROM..TO (epoch seconds; each report covers the second before it).
+phase_tps()
+{
+	awk -v a="$2" -v b="$3" '$1 == "progress:" && $2 - 1 >= a && $2 <= b { s += $4; n++ }
+		END { if (n) printf "%.0f", s / n }' "$1"
+}
+# during_tps FILE FROM TO: the same for the seconds that overlap FROM..TO,
+# as the DDL may take less than a second.
+during_tps()
+{
+	awk -v a="$2" -v b="$3" '$1 == "progress:" && $2 > a && $2 - 1 < b { s += $4; n++ }
+		END { if (n) printf "%.0f", s / n }' "$1"
+}
+
+for rep in $(seq "$reps"); do
+	for thr in 2MB 0; do
+		for name in "${s5_configs[@]}"; do
+			prog="$work/ddl-$name-$thr-$rep.progress"
+			as_builder "${BIN[$name]}/pgbench" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres \
+				-M prepared -c "$s5_clients" -j 2 -T 3600 -P 1 --progress-timestamp postgres \
+				>/dev/null 2> "$prog" &
+			bg=$!
+			t_start=$(date +%s.%N)
+			sleep "$s5_before"
+			t0=$(date +%s.%N)
+			sql "$name" -c "SET wal_skip_threshold = '$thr'" -f "$work/ddl.sql"
+			t1=$(date +%s.%N)
+			sleep "$s5_after"
+			t_end=$(date +%s.%N)
+			kill -INT $(pgrep -x pgbench -P "$(pgrep -P $bg -d,)") 2>/dev/null || true
+			wait $bg || true
+			sql "$name" -f "$work/ddl-drop.sql"
+			record 5 "$name" "$thr" "$rep" ddl_s "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+			# The first second of pgbench is its ramp-up.
+			record 5 "$name" "$thr" "$rep" tps_before "$(phase_tps "$prog" "$(awk -v t="$t_start" 'BEGIN { print t + 1 }')" "$t0")"
+			record 5 "$name" "$thr" "$rep" tps_during "$(during_tps "$prog" "$t0" "$t1")"
+			record 5 "$name" "$thr" "$rep" tps_after "$(phase_tps "$prog" "$t1" "$t_end")"
+		done
+	done
+done
+for name in "${s5_configs[@]}"; do server_stop "$name"; done
+
+# 6. Recovery time: each binary writes the same amount of WAL (a fixed
+# number of pgbench transactions after a checkpoint) and crashes; copies of
+# the crashed cluster then redo it with recovery_prefetch off, and on with
+# maintenance_io_concurrency 10 and 50.  When we are root, the kernel's
+# page cache is dropped before each redo so that redo reads from the disk.
+#
+# pg_wal is in the data directory: wal_sync_method does not change redo.
+# TODO when NVWAL lands: redo from the NVWAL file (fork-nvwal).
+s6_configs=(upstream fork)
+drop_caches=no
+if [ "$(id -u)" -eq 0 ] && sync && (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null; then
+	drop_caches=yes
 fi
-note "results in $out"
+note "scenario 6: recovery time, ${s6_configs[*]} (page cache dropped: $drop_caches)"
+for name in "${s6_configs[@]}"; do
+	BIN[$name]=$([ "$name" = upstream ] && echo "$upstream" || echo "$fork")
+	DATA[$name]=$work/redo-$name/crashed PORT[$name]=$port
+	init_cluster "${BIN[$name]}" "${DATA[$name]}" "$port" -- "${BENCH_SETTINGS[@]}"
+	server_start "$name"
+	pg "$name" pgbench -i -q -s "$s6_scale" postgres > "$work/redo-$name.init.log" 2>&1 ||
+		die "pgbench -i failed for $name; see $work/redo-$name.init.log"
+	sql "$name" -c CHECKPOINT
+	record_settings "$name"
+	pg "$name" pgbench -M prepared -c "$s6_clients" -j 2 -t "$s6_txns" postgres > "$work/redo-$name.gen.log" 2>&1 ||
+		die "pgbench failed for $name; see $work/redo-$name.gen.log"
+	server_stop "$name" immediate
+	port=$(free_port $((port + 1)))
+done
+
+# lsn_bytes X/Y: an LSN as a byte position.
+lsn_bytes() { echo $(( 16#${1%/*} * 4294967296 + 16#${1#*/} )); }
+
+for rep in $(seq "$reps"); do
+	for setting in off on-10 on-50; do
+		for name in "${s6_configs[@]}"; do
+			crashed=${DATA[$name]} run="$work/redo-$name/run"
+			rm -rf "$run" "$run.log"
+			as_builder cp -a "$crashed" "$run"
+			{
+				echo "recovery_prefetch = ${setting%%-*}"
+				[ "$setting" = off ] || echo "maintenance_io_concurrency = ${setting#*-}"
+			} | as_builder tee -a "$run/postgresql.conf" >/dev/null
+			[ $drop_caches = yes ] && sync && echo 3 > /proc/sys/vm/drop_caches
+			DATA[$name]=$run
+			server_start "$name"
+			server_stop "$name" immediate
+			DATA[$name]=$crashed
+			done_line=$(grep -m1 'redo done at' "$run.log" || true)
+			[ -n "$done_line" ] || die "$name did not redo any WAL; see $run.log"
+			starts=$(grep -m1 -o 'redo starts at [0-9A-F]*/[0-9A-F]*' "$run.log" | awk '{ print $4 }')
+			ends=$(awk '{ for (i = 1; i < NF; i++) if ($i == "done" && $(i + 1) == "at") print $(i + 2) }' <<< "$done_line")
+			record 6 "$name" "$setting" "$rep" redo_s "$(sed -n 's/.*elapsed: \([0-9.]*\) s.*/\1/p' <<< "$done_line")"
+			record 6 "$name" "$setting" "$rep" wal_mb "$(( ($(lsn_bytes "$ends") - $(lsn_bytes "$starts")) / 1048576 ))"
+		done
+	done
+done
+rm -rf "$work"/redo-*/run
+
+# What the report needs besides the numbers.
+{
+	declare -p profile scale reps clients s1_secs s2_secs s2_clients ptf_secs \
+		s4_secs s4_clients s5_clients s5_before s5_after s5_tables s5_rows \
+		s6_scale s6_clients s6_txns drop_caches has_nvwal fork_best names s5_configs s6_configs
+	run_at=$(date -u -d "@$start_time" '+%Y-%m-%d %H:%M UTC')
+	run_minutes=$(( ($(date +%s) - start_time + 59) / 60 ))
+	machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB of memory, Linux $(uname -r)"
+	filesystems="data directories on $(df -T "$work" | awk 'NR == 2 { print $2 " (" $1 ")" }'), tmpfs at $shm"
+	upstream_version="$("$upstream/postgres" --version)"
+	fork_version="$("$fork/postgres" --version) with $(grep -c '^[^#]' "$TOP/patches/series") patches (repository $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown))"
+	compiler="$(cc --version | head -n 1)"
+	declare -p run_at run_minutes machine filesystems upstream_version fork_version compiler
+} > "$stem.meta"
+
+"$TOP/bench/report.sh" "$stem"
+
+# README.md shows the latest results, between two markers.
+if [ "$profile" != smoke ]; then
+	awk -v f="$stem.summary.md" '
+		/^<!-- bench:latest:end -->/ { skip = 0 }
+		!skip { print }
+		/^<!-- bench:latest:begin -->/ { while ((getline l < f) > 0) print l; skip = 1 }' \
+		"$TOP/README.md" > "$TOP/README.md.new" && mv "$TOP/README.md.new" "$TOP/README.md"
+	note "README.md now shows these results"
+fi

@@ -102,6 +102,20 @@ else
 		run_pass pmem_drain "regress recovery" \
 			"PG_TEST_INITDB_EXTRA_OPTS=-c wal_sync_method=pmem_drain" PMEM_IS_PMEM_FORCE=1
 	fi
+
+	# The benchmark harness, every scenario for a few seconds (make
+	# bench-smoke): it builds the optimized fork and pristine upstream, and
+	# fails when a scenario gives no numbers.  One test, as counted here.
+	note "bench-smoke: the benchmark suite, every scenario for a few seconds"
+	smoke_log="$BUILD/bench-smoke.log"
+	if BENCH_PROFILE=smoke "$TOP/bench/run.sh" > "$smoke_log" 2>&1; then
+		echo "bench-smoke: OK (log: $smoke_log)"
+		total_pass=$((total_pass + 1))
+	else
+		echo "bench-smoke: FAILED; tail of $smoke_log:"
+		tail -n 30 "$smoke_log"
+		total_fail=$((total_fail + 1))
+	fi
 fi
 
 echo "make check: $(( $(date +%s) - start ))s of tests; meson's logs: $CHECK_BUILD/meson-logs/"

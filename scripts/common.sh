@@ -167,6 +167,17 @@ ensure_tree()
 	fi
 }
 
+# free_port PORT: the first TCP port from PORT up that nothing listens on at
+# 127.0.0.1.
+free_port()
+{
+	local p=$1
+	while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do
+		p=$((p + 1))
+	done
+	echo "$p"
+}
+
 # init_cluster BINDIR DATADIR PORT [INITDB-OPTION...] [-- SETTING...]
 # Create a cluster as the build user, reachable on 127.0.0.1:PORT only (no
 # Unix socket), with trust authentication for user "postgres", and append

@@ -15,12 +15,7 @@ seconds=${DEMO_SECONDS:-20}
 
 "$TOP/scripts/stop.sh" quiet || true
 
-# A free TCP port on the loopback interface, from 5432 up.
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port=${DEMO_PORT:-5432}
-while port_in_use "$port"; do
-	port=$((port + 1))
-done
+port=$(free_port "${DEMO_PORT:-5432}")
 
 note "creating a cluster in $data"
 rm -rf "$DEMO"

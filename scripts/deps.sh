@@ -10,6 +10,10 @@ packages=(
 	libssl-dev libicu-dev liburing-dev libpmem-dev
 	libxml2-dev libxslt1-dev libipc-run-perl
 	bzip2 xz-utils dpkg-dev ca-certificates iproute2
+	# The benchmark suite's plots (bench/report.sh): gnuplot is the one
+	# plotting tool Debian packages without a desktop stack, and it reads
+	# the whitespace-separated tables the shell scripts write.
+	gnuplot-nox
 )
 
 missing=()
