@@ -194,16 +194,17 @@ set yrange [0:*]
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 names = "${names[*]}"
+# Panels of TPS across client counts, and panels of bars.
+lines = 'set xtics norotate font ",10"; set xlabel "clients"; set logscale x 2'
+bars = 'set xtics rotate by -20 font ",8"; unset xlabel; unset logscale x'
+clients_plot(f) = sprintf('plot for [i=1:words(names)] "%s" index (i - 1) using 1:2:3:4 with yerrorlines title word(names, i)', f)
 
 set title "1. pgbench TPC-B, scale $scale: TPS"
-set xlabel "clients"
-set logscale x 2
-plot for [i=1:words(names)] "$dat/s1" index (i - 1) using 1:2:3:4 with yerrorlines title word(names, i)
-unset logscale x
-unset xlabel
+@lines
+eval clients_plot("$dat/s1")
 
-set xtics rotate by -20 font ",8"
 set title "2. WAL-heavy inserts, $s2_clients clients: TPS"
+@bars
 plot "$dat/s2" using 2:3:4:xtic(1) with histograms notitle
 
 set title "3. pg_test_fsync, 8 kB write + sync: ops/s (log scale)"
@@ -213,16 +214,12 @@ plot "$dat/s3" using 2:3:4:xtic(1) with histograms title "fdatasync", "" using 5
 unset logscale y
 set yrange [0:*]
 
-set xtics norotate font ",10"
 set title "4. WAL insertion scaling (10-row INSERTs): TPS"
-set xlabel "clients"
-set logscale x 2
-plot for [i=1:words(names)] "$dat/s4" index (i - 1) using 1:2:3:4 with yerrorlines title word(names, i)
-unset logscale x
-unset xlabel
+@lines
+eval clients_plot("$dat/s4")
 
-set xtics rotate by -20 font ",8"
 set title "5. TPS around DDL, wal_level = minimal (configuration, wal_skip_threshold)"
+@bars
 plot "$dat/s5" using 2:3:4:xtic(1) with histograms title "before", "" using 5:6:7 with histograms title "during", "" using 8:9:10 with histograms title "after"
 
 set title "6. Redo time, s (recovery_prefetch, maintenance_io_concurrency)"
