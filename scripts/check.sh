@@ -13,24 +13,35 @@ jobs=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
 total_pass=0 total_fail=0 total_skip=0
 start=$(date +%s)
 
-# run_pass NAME "SUITE..." [VAR=VALUE...]: run meson suites with extra
-# environment; count results and show the logs of what failed.
+# run_pass NAME "SUITE-OR-TEST..." [VAR=VALUE...]: run meson suites, or
+# single tests (named suite/test, as "meson test --list" shows them), with
+# extra environment; count results and show the logs of what failed.
 run_pass()
 {
 	local name=$1 suites=$2
 	shift 2
 	local -a args=() envv=("$@")
 	local s log="$CHECK_BUILD/meson-logs/$name.json"
+	local list
 
 	# meson quietly ignores a suite that has no tests; a misspelt or
-	# vanished suite must not pass for a green run.
+	# vanished suite or test must not pass for a green run.
+	list=$(as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list 2>/dev/null)
 	for s in $suites; do
-		if ! as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list --suite "$s" 2>/dev/null | grep -q .; then
+		if [[ "$s" == */* ]]; then
+			if ! grep -q " / $s\$" <<< "$list"; then
+				echo "make check: there is no test \"$s\" in this build"
+				total_fail=$((total_fail + 1))
+				return
+			fi
+			args+=("$s")
+		elif ! grep -q ":$s / " <<< "$list"; then
 			echo "make check: suite \"$s\" has no tests in this build"
 			total_fail=$((total_fail + 1))
 			return
+		else
+			args+=(--suite "$s")
 		fi
-		args+=(--suite "$s")
 	done
 	rm -f "$log"
 
