@@ -36,7 +36,12 @@ desc()
 		fork-pmem_drain) echo "the fork, pg_wal on tmpfs, wal_sync_method = pmem_drain (emulated persistent memory)" ;;
 		fork-nvwal) echo "the fork with NVWAL: the WAL buffer on tmpfs (emulated persistent memory), pg_wal on the data disk" ;;
 		upstream) echo "upstream" ;;
-		fork) echo "the fork (redo is upstream's: pmem_drain changes only how WAL is written)" ;;
+		fork)
+			if [ "$has_nvwal" = yes ]; then
+				echo "the fork with NVWAL (a ring of 1GB on tmpfs, emulated persistent memory): startup first copies the WAL that only the ring holds into pg_wal"
+			else
+				echo "the fork (redo is upstream's: pmem_drain changes only how WAL is written)"
+			fi ;;
 	esac
 }
 
@@ -132,6 +137,8 @@ png="$stem.png"
 	echo "After a checkpoint, pgbench TPC-B (scale $s6_scale, $s6_clients clients, $s6_txns transactions each, full_page_writes on) writes WAL; the server is crashed (immediate shutdown) and copies of the crashed cluster redo it. Redo time from the server's \"redo done\" message; page cache dropped before each redo: $drop_caches. pg_wal is in the data directory."
 	echo
 	nvwal_note "the fork redoes from pg_wal exactly as upstream does."
+	for n in "${s6_configs[@]}"; do echo "- $n: $(desc "$n")"; done
+	echo
 	printf '| recovery_prefetch, maintenance_io_concurrency |'
 	for n in "${s6_configs[@]}"; do printf ' %s: redo, s | / off |' "$n"; done
 	echo " fork / upstream | WAL replayed, MB |"

@@ -33,7 +33,7 @@ case "$profile" in
 	smoke)
 		scale=1 reps=1 clients="1 8" s1_secs=2 s2_secs=2 ptf_secs=1
 		s4_secs=2 s4_clients="1 8"
-		s5_clients=4 s5_before=2 s5_after=2 s5_tables=5 s5_rows=100
+		s5_clients=4 s5_before=3 s5_after=3 s5_tables=5 s5_rows=100
 		s6_scale=1 s6_clients=2 s6_txns=200 ;;
 	*) die "BENCH_PROFILE must be quick, full or smoke" ;;
 esac
@@ -227,7 +227,7 @@ for rep in $(seq "$reps"); do
 		for name in "${s5_configs[@]}"; do
 			prog="$work/ddl-$name-$thr-$rep.progress"
 			as_builder "${BIN[$name]}/pgbench" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres \
-				-M prepared -c "$s5_clients" -j 2 -T 3600 -P 1 --progress-timestamp postgres \
+				-n -M prepared -c "$s5_clients" -j 2 -T 3600 -P 1 --progress-timestamp postgres \
 				>/dev/null 2> "$prog" &
 			bg=$!
 			t_start=$(date +%s.%N)
@@ -241,8 +241,7 @@ for rep in $(seq "$reps"); do
 			wait $bg || true
 			sql "$name" -f "$work/ddl-drop.sql"
 			record 5 "$name" "$thr" "$rep" ddl_s "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
-			# The first second of pgbench is its ramp-up.
-			record 5 "$name" "$thr" "$rep" tps_before "$(phase_tps "$prog" "$(awk -v t="$t_start" 'BEGIN { print t + 1 }')" "$t0")"
+			record 5 "$name" "$thr" "$rep" tps_before "$(phase_tps "$prog" "$t_start" "$t0")"
 			record 5 "$name" "$thr" "$rep" tps_during "$(during_tps "$prog" "$t0" "$t1")"
 			record 5 "$name" "$thr" "$rep" tps_after "$(phase_tps "$prog" "$t1" "$t_end")"
 		done
@@ -257,7 +256,9 @@ for name in "${s5_configs[@]}"; do server_stop "$name"; done
 # page cache is dropped before each redo so that redo reads from the disk.
 #
 # pg_wal is in the data directory: wal_sync_method does not change redo.
-# TODO when NVWAL lands: redo from the NVWAL file (fork-nvwal).
+# With NVWAL, the fork's cluster has an NVWAL file (on tmpfs), copied along
+# with each copy of the cluster: startup copies the WAL that only its ring
+# holds into pg_wal before redo.
 s6_configs=(upstream fork)
 drop_caches=no
 if [ "$(id -u)" -eq 0 ] && sync && (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null; then
@@ -267,7 +268,11 @@ note "scenario 6: recovery time, ${s6_configs[*]} (page cache dropped: $drop_cac
 for name in "${s6_configs[@]}"; do
 	BIN[$name]=$([ "$name" = upstream ] && echo "$upstream" || echo "$fork")
 	DATA[$name]=$work/redo-$name/crashed PORT[$name]=$port
-	init_cluster "${BIN[$name]}" "${DATA[$name]}" "$port" -- "${BENCH_SETTINGS[@]}"
+	initopts=()
+	if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
+		initopts=(--nvwal-path="$shmdir/redo-fork.nvwal" --nvwal-size=1GB)
+	fi
+	init_cluster "${BIN[$name]}" "${DATA[$name]}" "$port" "${initopts[@]}" -- "${BENCH_SETTINGS[@]}"
 	server_start "$name"
 	pg "$name" pgbench -i -q -s "$s6_scale" postgres > "$work/redo-$name.init.log" 2>&1 ||
 		die "pgbench -i failed for $name; see $work/redo-$name.init.log"
@@ -288,9 +293,15 @@ for rep in $(seq "$reps"); do
 			crashed=${DATA[$name]} run="$work/redo-$name/run"
 			rm -rf "$run" "$run.log"
 			as_builder cp -a "$crashed" "$run"
+			if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
+				as_builder cp "$shmdir/redo-fork.nvwal" "$shmdir/redo-fork-run.nvwal"
+			fi
 			{
 				echo "recovery_prefetch = ${setting%%-*}"
 				[ "$setting" = off ] || echo "maintenance_io_concurrency = ${setting#*-}"
+				if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
+					echo "nvwal_path = '$shmdir/redo-fork-run.nvwal'"
+				fi
 			} | as_builder tee -a "$run/postgresql.conf" >/dev/null
 			[ $drop_caches = yes ] && sync && echo 3 > /proc/sys/vm/drop_caches
 			DATA[$name]=$run
