@@ -14,8 +14,9 @@ total_pass=0 total_fail=0 total_skip=0
 start=$(date +%s)
 
 # run_pass NAME "SUITE-OR-TEST..." [VAR=VALUE...]: run meson suites, or
-# single tests (named suite/test, as "meson test --list" shows them), with
-# extra environment; count results and show the logs of what failed.
+# single tests (named suite/test, as "meson test --list" shows them; meson
+# runs only what matches both, so do not mix the two), with extra
+# environment; count results and show the logs of what failed.
 run_pass()
 {
 	local name=$1 suites=$2
@@ -83,6 +84,12 @@ run_pass()
 		echo
 	fi
 
+	# a pass that ran nothing proves nothing
+	if [ $((npass + nfail + nskip)) -eq 0 ]; then
+		echo "make check: pass \"$name\" ran no test"
+		nfail=1
+	fi
+
 	# meson itself failing without a failed test
 	if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
 		tail -n 30 "$CHECK_BUILD/.check-$name.log"
@@ -120,7 +127,7 @@ else
 	# write into pg_wal behind a stopped server's back (026, 039, 043),
 	# where startup copies the ring's WAL over what they wrote; and the
 	# series' own tests, which set up persistent memory themselves.
-	nvwal_tests="regress"
+	nvwal_tests="regress/regress"
 	for t in $(as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list 2>/dev/null |
 		sed -n 's|^postgresql:recovery / ||p'); do
 		case "${t#recovery/}" in
