@@ -1,0 +1,89 @@
+#!/bin/bash
+# NVWAL against the same binary without it: pgbench TPC-B (-M prepared) at
+# 1, 8 and 32 clients, in one run, configurations alternating.  The run
+# behind the NVWAL figures in README.nvwal; NVWAL's target is 0.98x or
+# better of synchronous_commit = off.
+#
+#   nvwal-tmpfs   NVWAL file (1GB ring) and pg_wal on tmpfs
+#   tmpfs         pg_wal on tmpfs, fdatasync
+#   tmpfs-async   the same with synchronous_commit = off
+#
+# Persistent memory is EMULATED: tmpfs (/dev/shm) with PMEM_IS_PMEM_FORCE=1,
+# which makes libpmem flush CPU caches there as on real persistent memory.
+#
+# Settings (environment): BENCH_SCALE (50), BENCH_SECONDS (10 per run),
+# BENCH_REPS (3), BENCH_CLIENTS ("1 8 32").  Results go to
+# bench/results/nvwal-<date>.md, with every measurement in .tsv.
+. "$(dirname "$0")/../scripts/common.sh"
+. "$(dirname "$0")/lib.sh"
+
+scale=${BENCH_SCALE:-50}
+seconds=${BENCH_SECONDS:-10}
+reps=${BENCH_REPS:-3}
+clients=${BENCH_CLIENTS:-"1 8 32"}
+
+"$TOP/scripts/build.sh" release
+bin="$INSTALL/bin"
+shm=/dev/shm
+[ -d "$shm" ] || die "no /dev/shm to emulate persistent memory on"
+"$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
+
+work="$BUILD/bench/nvwal"
+builder_dir "$BUILD/bench"
+rm -rf "$work"
+builder_dir "$work"
+shmdir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
+export PMEM_IS_PMEM_FORCE=1
+mkdir -p "$TOP/bench/results"
+stem="$TOP/bench/results/nvwal-$(date -u +%Y%m%d-%H%M)"
+RAW="$stem.tsv"
+: > "$RAW"
+
+names=(nvwal-tmpfs tmpfs tmpfs-async)
+trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid" ] && server_stop "$n" immediate; done; rm -rf "$shmdir"' EXIT
+
+port=$(free_port "${BENCH_PORT:-5500}")
+for name in "${names[@]}"; do
+	BIN[$name]=$bin DATA[$name]=$work/$name/data PORT[$name]=$port
+	opts=(--waldir="$shmdir/$name/pg_wal")
+	settings=("${BENCH_SETTINGS[@]}")
+	case "$name" in
+		nvwal-tmpfs) opts+=(--nvwal-path="$shmdir/$name.nvwal" --nvwal-size=1GB) ;;
+		tmpfs-async) settings+=("synchronous_commit = off") ;;
+	esac
+	note "$name: initdb, pgbench -i -s $scale"
+	init_cluster "$bin" "${DATA[$name]}" "$port" "${opts[@]}" -- "${settings[@]}"
+	server_start "$name"
+	pg "$name" pgbench -i -q -s "$scale" postgres > "$work/$name.init.log" 2>&1 ||
+		die "pgbench -i failed for $name; see $work/$name.init.log"
+	sql "$name" -c CHECKPOINT
+	port=$(free_port $((port + 1)))
+done
+
+for rep in $(seq "$reps"); do
+	for c in $clients; do
+		for name in "${names[@]}"; do
+			out=$(pg "$name" pgbench -M prepared -c "$c" -j $(( c < 2 ? 1 : 2 )) -T "$seconds" postgres 2>/dev/null || true)
+			record 1 "$name" "$c" "$rep" tps "$(tps_of <<< "$out")"
+			record 1 "$name" "$c" "$rep" latency_ms "$(lat_of <<< "$out")"
+		done
+	done
+done
+
+{
+	echo "# NVWAL against pg_wal on tmpfs, with and without synchronous_commit"
+	echo
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB; $("$bin/postgres" --version), optimized, no assertions."
+	echo "**Persistent memory is emulated**: the NVWAL file and pg_wal on tmpfs ($shm), PMEM_IS_PMEM_FORCE=1."
+	echo "Every server: shared_buffers = 1GB, max_wal_size = 20GB, min_wal_size = 2GB, checkpoint_timeout = 1h."
+	echo "pgbench TPC-B, -M prepared, scale $scale, $seconds s runs, median TPS of $reps (min-max), configurations alternating."
+	echo
+	echo "| clients | nvwal-tmpfs | tmpfs (fdatasync) | tmpfs-async | nvwal / tmpfs | nvwal / async |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	for c in $clients; do
+		n=$(med 1 nvwal-tmpfs "$c" tps) f=$(med 1 tmpfs "$c" tps) a=$(med 1 tmpfs-async "$c" tps)
+		echo "| $c | $n ($(rng 1 nvwal-tmpfs "$c" tps)) | $f ($(rng 1 tmpfs "$c" tps)) | $a ($(rng 1 tmpfs-async "$c" tps)) | $(ratio "$n" "$f") | $(ratio "$n" "$a") |"
+	done
+} > "$stem.md"
+cat "$stem.md"
+note "results in $stem.md"
