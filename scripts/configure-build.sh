@@ -11,11 +11,19 @@ ensure_tree
 dir="$BUILD/autoconf"
 builder_dir "$dir"
 
-if [ ! -f "$dir/config.status" ] || [ "$TREE/configure" -nt "$dir/config.status" ]; then
+# --enable-depend, so that make rebuilds what a changed header affects (a
+# patch that changes pg_control.h must not leave objects built with the old
+# layout).  A build directory configured without it is cleaned first.
+if [ ! -f "$dir/config.status" ] || [ "$TREE/configure" -nt "$dir/config.status" ] ||
+	! grep -q -- '--enable-depend' "$dir/config.status"; then
+	if [ -f "$dir/GNUmakefile" ]; then
+		note "cleaning $dir before configuring it again"
+		as_builder make -C "$dir" -s clean > /dev/null 2>&1 || true
+	fi
 	note "configuring in $dir"
 	as_builder sh -c 'cd "$1" && "$2/configure" --without-libpmem --with-liburing \
 		--with-openssl --with-icu --with-lz4 --with-zstd --enable-tap-tests \
-		--enable-cassert --enable-debug --without-perl --without-python' \
+		--enable-cassert --enable-debug --enable-depend --without-perl --without-python' \
 		sh "$dir" "$TREE" > "$dir/.configure.log" 2>&1 ||
 		{ tail -n 30 "$dir/.configure.log" >&2; die "configure failed; see $dir/.configure.log"; }
 fi
@@ -33,7 +41,8 @@ while read -r s _ || [ -n "$s" ]; do
 done < "$TOP/check-suites"
 
 # TAP tests the series adds to upstream suites.
-for t in src/test/recovery:t/056_pmem_drain.pl; do
+for t in src/test/recovery:t/056_pmem_drain.pl src/test/recovery:t/057_nvwal.pl \
+	src/test/recovery:t/058_nvwal_bad_input.pl; do
 	note "make check in ${t%%:*} for ${t#*:}"
 	as_builder make -C "$dir/${t%%:*}" check PROVE_TESTS="${t#*:}" || rc=1
 done
