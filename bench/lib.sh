@@ -60,3 +60,35 @@ rng() { vals "$@" | range; }
 
 # ratio A B: A / B with three decimals, or "-" when either is missing.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f\n", a / b }'; }
+
+# bench_cluster NAME BINDIR DATADIR PORT SCALE [INITDB-OPTION...] [-- SETTING...]:
+# create, start and fill (pgbench -i) the server of configuration NAME,
+# with BENCH_SETTINGS and the given settings, and checkpoint it.
+bench_cluster()
+{
+	local name=$1 bin=$2 data=$3 port=$4 scale=$5
+	shift 5
+	local -a initopts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		initopts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	BIN[$name]=$bin DATA[$name]=$data PORT[$name]=$port
+	note "$name: initdb, pgbench -i -s $scale"
+	init_cluster "$bin" "$data" "$port" "${initopts[@]}" -- "${BENCH_SETTINGS[@]}" "$@"
+	server_start "$name"
+	pg "$name" pgbench -i -q -s "$scale" postgres > "$data.pgbench-init.log" 2>&1 ||
+		die "pgbench -i failed for $name; see $data.pgbench-init.log"
+	sql "$name" -c CHECKPOINT
+}
+
+# tpcb_run SCENARIO NAME CLIENTS REP SECONDS: one pgbench TPC-B run
+# (-M prepared, one job per client up to two), TPS and latency recorded.
+tpcb_run()
+{
+	local out
+	out=$(pg "$2" pgbench -M prepared -c "$3" -j $(( $3 < 2 ? 1 : 2 )) -T "$5" postgres 2>/dev/null || true)
+	record "$1" "$2" "$3" "$4" tps "$(tps_of <<< "$out")"
+	record "$1" "$2" "$3" "$4" latency_ms "$(lat_of <<< "$out")"
+}

@@ -44,28 +44,20 @@ trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid"
 
 port=$(free_port "${BENCH_PORT:-5500}")
 for name in "${names[@]}"; do
-	BIN[$name]=$bin DATA[$name]=$work/$name/data PORT[$name]=$port
 	opts=(--waldir="$shmdir/$name/pg_wal")
-	settings=("${BENCH_SETTINGS[@]}")
+	settings=()
 	case "$name" in
 		nvwal-tmpfs) opts+=(--nvwal-path="$shmdir/$name.nvwal" --nvwal-size=1GB) ;;
 		tmpfs-async) settings+=("synchronous_commit = off") ;;
 	esac
-	note "$name: initdb, pgbench -i -s $scale"
-	init_cluster "$bin" "${DATA[$name]}" "$port" "${opts[@]}" -- "${settings[@]}"
-	server_start "$name"
-	pg "$name" pgbench -i -q -s "$scale" postgres > "$work/$name.init.log" 2>&1 ||
-		die "pgbench -i failed for $name; see $work/$name.init.log"
-	sql "$name" -c CHECKPOINT
+	bench_cluster "$name" "$bin" "$work/$name/data" "$port" "$scale" "${opts[@]}" -- "${settings[@]}"
 	port=$(free_port $((port + 1)))
 done
 
 for rep in $(seq "$reps"); do
 	for c in $clients; do
 		for name in "${names[@]}"; do
-			out=$(pg "$name" pgbench -M prepared -c "$c" -j $(( c < 2 ? 1 : 2 )) -T "$seconds" postgres 2>/dev/null || true)
-			record 1 "$name" "$c" "$rep" tps "$(tps_of <<< "$out")"
-			record 1 "$name" "$c" "$rep" latency_ms "$(lat_of <<< "$out")"
+			tpcb_run 1 "$name" "$c" "$rep" "$seconds"
 		done
 	done
 done

@@ -112,15 +112,9 @@ record_settings()
 port=$(free_port "${BENCH_PORT:-5500}")
 for c in "${configs[@]}"; do
 	IFS='|' read -r name bin waldir initopts extra <<< "$c"
-	note "$name: initdb, pgbench -i -s $scale"
-	BIN[$name]=$bin DATA[$name]=$work/$name/data PORT[$name]=$port
 	# shellcheck disable=SC2086 # initdb options are words
-	init_cluster "$bin" "${DATA[$name]}" "$port" --waldir="$waldir" $initopts -- \
-		"${BENCH_SETTINGS[@]}" "$extra"
-	server_start "$name"
-	pg "$name" pgbench -i -q -s "$scale" postgres > "$work/$name.init.log" 2>&1 ||
-		die "pgbench -i failed for $name; see $work/$name.init.log"
-	sql "$name" -c CHECKPOINT
+	bench_cluster "$name" "$bin" "$work/$name/data" "$port" "$scale" \
+		--waldir="$waldir" $initopts -- "$extra"
 	record_settings "$name"
 	port=$(free_port $((port + 1)))
 done
@@ -130,9 +124,7 @@ note "scenario 1: pgbench TPC-B, clients $clients, $s1_secs s, $reps repetitions
 for rep in $(seq "$reps"); do
 	for c in $clients; do
 		for name in "${names[@]}"; do
-			out=$(pg "$name" pgbench -M prepared -c "$c" -j $(( c < 2 ? 1 : 2 )) -T "$s1_secs" postgres 2>/dev/null || true)
-			record 1 "$name" "$c" "$rep" tps "$(tps_of <<< "$out")"
-			record 1 "$name" "$c" "$rep" latency_ms "$(lat_of <<< "$out")"
+			tpcb_run 1 "$name" "$c" "$rep" "$s1_secs"
 		done
 	done
 done
@@ -266,17 +258,12 @@ if [ "$(id -u)" -eq 0 ] && sync && (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/nu
 fi
 note "scenario 6: recovery time, ${s6_configs[*]} (page cache dropped: $drop_caches)"
 for name in "${s6_configs[@]}"; do
-	BIN[$name]=$([ "$name" = upstream ] && echo "$upstream" || echo "$fork")
-	DATA[$name]=$work/redo-$name/crashed PORT[$name]=$port
 	initopts=()
 	if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
 		initopts=(--nvwal-path="$shmdir/redo-fork.nvwal" --nvwal-size=1GB)
 	fi
-	init_cluster "${BIN[$name]}" "${DATA[$name]}" "$port" "${initopts[@]}" -- "${BENCH_SETTINGS[@]}"
-	server_start "$name"
-	pg "$name" pgbench -i -q -s "$s6_scale" postgres > "$work/redo-$name.init.log" 2>&1 ||
-		die "pgbench -i failed for $name; see $work/redo-$name.init.log"
-	sql "$name" -c CHECKPOINT
+	bench_cluster "$name" "$([ "$name" = upstream ] && echo "$upstream" || echo "$fork")" \
+		"$work/redo-$name/crashed" "$port" "$s6_scale" "${initopts[@]}"
 	record_settings "$name"
 	pg "$name" pgbench -M prepared -c "$s6_clients" -j 2 -t "$s6_txns" postgres > "$work/redo-$name.gen.log" 2>&1 ||
 		die "pgbench failed for $name; see $work/redo-$name.gen.log"
