@@ -11,15 +11,25 @@
 # Persistent memory is EMULATED: tmpfs (/dev/shm) with PMEM_IS_PMEM_FORCE=1,
 # which makes libpmem flush CPU caches there as on real persistent memory.
 #
-# Settings (environment): BENCH_SCALE (50), BENCH_SECONDS (10 per run),
-# BENCH_REPS (3), BENCH_CLIENTS ("1 8 32").  Results go to
+# Runs of the same configuration vary by 10% and more on a small machine,
+# more than the difference to be measured, so: every server runs pgbench
+# once before measuring (discarded); autovacuum is off, so that it does not
+# land in some runs and not others (pgbench vacuums its small tables before
+# each run); the order of the configurations rotates from one repetition to
+# the next; and besides the median TPS of each configuration, the report
+# gives the median of the per-repetition ratios NVWAL / async, each taken
+# from two runs at most one run apart, which cancels slow drifts of the
+# machine.
+#
+# Settings (environment): BENCH_SCALE (50), BENCH_SECONDS (20 per run),
+# BENCH_REPS (7), BENCH_CLIENTS ("1 8 32").  Results go to
 # bench/results/nvwal-<date>.md, with every measurement in .tsv.
 . "$(dirname "$0")/../scripts/common.sh"
 . "$(dirname "$0")/lib.sh"
 
 scale=${BENCH_SCALE:-50}
-seconds=${BENCH_SECONDS:-10}
-reps=${BENCH_REPS:-3}
+seconds=${BENCH_SECONDS:-20}
+reps=${BENCH_REPS:-7}
 clients=${BENCH_CLIENTS:-"1 8 32"}
 
 "$TOP/scripts/build.sh" release
@@ -45,7 +55,7 @@ trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid"
 port=$(free_port "${BENCH_PORT:-5500}")
 for name in "${names[@]}"; do
 	opts=(--waldir="$shmdir/$name/pg_wal")
-	settings=()
+	settings=("autovacuum = off")
 	case "$name" in
 		nvwal-tmpfs) opts+=(--nvwal-path="$shmdir/$name.nvwal" --nvwal-size=1GB) ;;
 		tmpfs-async) settings+=("synchronous_commit = off") ;;
@@ -54,27 +64,44 @@ for name in "${names[@]}"; do
 	port=$(free_port $((port + 1)))
 done
 
+maxc=$(tr ' ' '\n' <<< "$clients" | sort -n | tail -1)
+for name in "${names[@]}"; do
+	note "$name: warm-up run, $maxc clients, not recorded"
+	pg "$name" pgbench -M prepared -c "$maxc" -j 2 -T "$seconds" postgres > /dev/null 2>&1 ||
+		die "warm-up pgbench failed for $name"
+done
+
+# Repetition r runs the configurations starting with the r-th, in turn.
 for rep in $(seq "$reps"); do
 	for c in $clients; do
-		for name in "${names[@]}"; do
-			tpcb_run 1 "$name" "$c" "$rep" "$seconds"
+		for i in 0 1 2; do
+			tpcb_run 1 "${names[$(( (rep - 1 + i) % 3 ))]}" "$c" "$rep" "$seconds"
 		done
 	done
 done
+
+# pairs C: the ratios NVWAL / async of every repetition at C clients.
+pairs()
+{
+	join -t $'\t' <(vals 1 nvwal-tmpfs "$1" tps | nl -w1 | sort) \
+		<(vals 1 tmpfs-async "$1" tps | nl -w1 | sort) |
+		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
+}
 
 {
 	echo "# NVWAL against pg_wal on tmpfs, with and without synchronous_commit"
 	echo
 	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB; $("$bin/postgres" --version), optimized, no assertions."
 	echo "**Persistent memory is emulated**: the NVWAL file and pg_wal on tmpfs ($shm), PMEM_IS_PMEM_FORCE=1."
-	echo "Every server: shared_buffers = 1GB, max_wal_size = 20GB, min_wal_size = 2GB, checkpoint_timeout = 1h."
-	echo "pgbench TPC-B, -M prepared, scale $scale, $seconds s runs, median TPS of $reps (min-max), configurations alternating."
+	echo "Every server: $(IFS=,; echo "${BENCH_SETTINGS[*]}" | sed 's/,/, /g'), autovacuum = off."
+	echo "pgbench TPC-B, -M prepared, scale $scale, $seconds s runs after one warm-up run per server, median TPS of $reps (min-max), configurations alternating, their order rotating with each repetition."
+	echo "Paired: the median (min-max) of the $reps ratios NVWAL / async, each from the two runs of one repetition (at most one run apart)."
 	echo
-	echo "| clients | nvwal-tmpfs | tmpfs (fdatasync) | tmpfs-async | nvwal / tmpfs | nvwal / async |"
-	echo "|---:|---:|---:|---:|---:|---:|"
+	echo "| clients | nvwal-tmpfs | tmpfs (fdatasync) | tmpfs-async | nvwal / tmpfs | nvwal / async | paired nvwal / async |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|"
 	for c in $clients; do
 		n=$(med 1 nvwal-tmpfs "$c" tps) f=$(med 1 tmpfs "$c" tps) a=$(med 1 tmpfs-async "$c" tps)
-		echo "| $c | $n ($(rng 1 nvwal-tmpfs "$c" tps)) | $f ($(rng 1 tmpfs "$c" tps)) | $a ($(rng 1 tmpfs-async "$c" tps)) | $(ratio "$n" "$f") | $(ratio "$n" "$a") |"
+		echo "| $c | $n ($(rng 1 nvwal-tmpfs "$c" tps)) | $f ($(rng 1 tmpfs "$c" tps)) | $a ($(rng 1 tmpfs-async "$c" tps)) | $(ratio "$n" "$f") | $(ratio "$n" "$a") | $(printf "%.3f" "$(pairs "$c" | median)") ($(pairs "$c" | range)) |"
 	done
 } > "$stem.md"
 cat "$stem.md"
