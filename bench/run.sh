@@ -229,7 +229,11 @@ for rep in $(seq "$reps"); do
 			t1=$(date +%s.%N)
 			sleep "$s5_after"
 			t_end=$(date +%s.%N)
-			kill -INT $(pgrep -x pgbench -P "$(pgrep -P $bg -d,)") 2>/dev/null || true
+			# SIGTERM, not SIGINT: a shell without job control starts
+			# background commands with SIGINT ignored, and everything they
+			# start inherits that; "make check &" from a script left
+			# pgbench running for its whole hour
+			kill -TERM $(pgrep -x pgbench -P "$(pgrep -P $bg -d,)") 2>/dev/null || true
 			wait $bg || true
 			sql "$name" -f "$work/ddl-drop.sql"
 			record 5 "$name" "$thr" "$rep" ddl_s "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
