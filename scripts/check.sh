@@ -132,7 +132,7 @@ else
 		sed -n 's|^postgresql:recovery / ||p'); do
 		case "${t#recovery/}" in
 			026_overwrite_contrecord | 039_end_of_wal | 043_no_contrecord_switch) ;;
-			056_pmem_drain | 057_nvwal | 058_nvwal_bad_input) ;;
+			056_pmem_drain | 057_nvwal | 058_nvwal_bad_input | 059_nvwal_backup) ;;
 			*) nvwal_tests="$nvwal_tests $t" ;;
 		esac
 	done
