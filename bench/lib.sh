@@ -8,6 +8,21 @@ BENCH_SETTINGS=(
 	"checkpoint_timeout = 1h"
 )
 
+# bench_workspace NAME: a fresh working directory $work (build/bench/NAME)
+# and, on tmpfs ($shm), a private directory $shmdir for files on emulated
+# persistent memory, which PMEM_IS_PMEM_FORCE=1 makes libpmem treat as such.
+bench_workspace()
+{
+	shm=/dev/shm
+	[ -d "$shm" ] || die "no /dev/shm to emulate persistent memory on"
+	work="$BUILD/bench/$1"
+	builder_dir "$BUILD/bench"
+	rm -rf "$work"
+	builder_dir "$work"
+	shmdir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
+	export PMEM_IS_PMEM_FORCE=1
+}
+
 # Median and min-max of the numbers on standard input, one a line.
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 range() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { if (NR) printf "%s-%s", min, max }'; }

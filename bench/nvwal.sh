@@ -34,16 +34,8 @@ clients=${BENCH_CLIENTS:-"1 8 32"}
 
 "$TOP/scripts/build.sh" release
 bin="$INSTALL/bin"
-shm=/dev/shm
-[ -d "$shm" ] || die "no /dev/shm to emulate persistent memory on"
 "$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
-
-work="$BUILD/bench/nvwal"
-builder_dir "$BUILD/bench"
-rm -rf "$work"
-builder_dir "$work"
-shmdir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
-export PMEM_IS_PMEM_FORCE=1
+bench_workspace nvwal
 mkdir -p "$TOP/bench/results"
 stem="$TOP/bench/results/nvwal-$(date -u +%Y%m%d-%H%M)"
 RAW="$stem.tsv"

@@ -21,17 +21,10 @@ methods=(fdatasync pmem_drain)
 
 "$TOP/scripts/build.sh" release
 bin="$INSTALL/bin"
-shm=/dev/shm
-[ -d "$shm" ] || die "no /dev/shm to emulate persistent memory on"
-
-work="$BUILD/bench/pmem_drain"
-rm -rf "$work"
-builder_dir "$BUILD/bench"
-builder_dir "$work"
-waldir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
+bench_workspace pmem_drain
+waldir=$shmdir
 trap 'as_builder "$bin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$waldir"' EXIT
 
-export PMEM_IS_PMEM_FORCE=1
 results="$TOP/bench/results"
 mkdir -p "$results"
 out="$results/pmem_drain-$(date -u +%Y%m%d-%H%M).md"

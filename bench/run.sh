@@ -45,15 +45,7 @@ command -v gnuplot >/dev/null || die "gnuplot is not installed; run 'make deps'"
 "$TOP/scripts/build.sh" upstream
 fork="$INSTALL/bin"
 upstream="$BUILD/upstream-install/bin"
-shm=/dev/shm
-[ -d "$shm" ] || die "no /dev/shm to emulate persistent memory on"
-
-work="$BUILD/bench/$profile"
-builder_dir "$BUILD/bench"
-rm -rf "$work"
-builder_dir "$work"
-shmdir=$(as_builder mktemp -d "$shm/pg-nvwal-bench.XXXXXX")
-export PMEM_IS_PMEM_FORCE=1
+bench_workspace "$profile"
 
 # A smoke run proves that the harness works; its numbers mean nothing and
 # stay out of bench/results.
