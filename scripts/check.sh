@@ -126,13 +126,14 @@ else
 	# directory, on emulated persistent memory.  Left out: the tests that
 	# write into pg_wal behind a stopped server's back (026, 039, 043),
 	# where startup copies the ring's WAL over what they wrote; and the
-	# series' own tests, which set up persistent memory themselves.
+	# series' own tests (*_pmem_*, *_nvwal*), which set up persistent
+	# memory themselves.
 	nvwal_tests="regress/regress"
 	for t in $(as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list 2>/dev/null |
 		sed -n 's|^postgresql:recovery / ||p'); do
 		case "${t#recovery/}" in
 			026_overwrite_contrecord | 039_end_of_wal | 043_no_contrecord_switch) ;;
-			056_pmem_drain | 057_nvwal | 058_nvwal_bad_input | 059_nvwal_backup) ;;
+			*_pmem_* | *_nvwal*) ;;
 			*) nvwal_tests="$nvwal_tests $t" ;;
 		esac
 	done
