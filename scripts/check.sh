@@ -121,17 +121,19 @@ else
 			"PG_TEST_INITDB_EXTRA_OPTS=-c wal_sync_method=pmem_drain" PMEM_IS_PMEM_FORCE=1
 	fi
 
-	# The upstream regress and recovery suites again with every test
-	# cluster on NVWAL: a 64 MB ring in a file "pg_nvwal" in its data
-	# directory, on emulated persistent memory.  Left out: the tests that
-	# write into pg_wal behind a stopped server's back (026, 039, 043),
-	# where startup copies the ring's WAL over what they wrote; and the
-	# series' own tests (*_pmem_*, *_nvwal*), which set up persistent
-	# memory themselves.
+	# The upstream suites that read, write, copy or reset WAL, again with
+	# every test cluster on NVWAL: a 64 MB ring in a file "pg_nvwal" in its
+	# data directory, on emulated persistent memory.  Standbys made from a
+	# base backup of such a cluster make their own NVWAL file when they
+	# first start, so replication tests run with both sides on NVWAL.  Left
+	# out: the tests that write into pg_wal behind a stopped server's back
+	# (recovery 026, 039, 043), where startup copies the ring's WAL over
+	# what they wrote; and the series' own tests (*_pmem_*, *_nvwal*),
+	# which set up persistent memory themselves.
 	nvwal_tests="regress/regress"
 	for t in $(as_builder meson test -C "$CHECK_BUILD" --no-rebuild --list 2>/dev/null |
-		sed -n 's|^postgresql:recovery / ||p'); do
-		case "${t#recovery/}" in
+		sed -n -E 's#^postgresql:(recovery|subscription|pg_basebackup|pg_rewind|pg_waldump|pg_resetwal|pg_controldata) / ##p'); do
+		case "${t#*/}" in
 			026_overwrite_contrecord | 039_end_of_wal | 043_no_contrecord_switch) ;;
 			*_pmem_* | *_nvwal*) ;;
 			*) nvwal_tests="$nvwal_tests $t" ;;
