@@ -41,8 +41,7 @@ builder_dir "$pmemdir"
 note "creating the primary in $primary, its NVWAL file $pmemdir/primary.nvwal ($nvwal_size${PMEM_IS_PMEM_FORCE:+, emulated persistent memory})"
 init_cluster "$bin" "$primary" "$port" -E UTF8 \
 	--nvwal-path="$pmemdir/primary.nvwal" --nvwal-size="$nvwal_size" -- \
-	"shared_buffers = 256MB" "max_wal_size = 2GB" \
-	"synchronous_standby_names = 'standby'"
+	"shared_buffers = 256MB" "max_wal_size = 2GB"
 
 note "starting the primary on port $port"
 as_builder "$bin/pg_ctl" -D "$primary" -l "$DEMO/primary.log" -w start >/dev/null ||
@@ -65,6 +64,11 @@ as_builder "$bin/pg_ctl" -D "$standby" -l "$DEMO/standby.log" -w start >/dev/nul
 	{ tail -n 20 "$DEMO/standby.log" >&2; die "the standby did not start; see $DEMO/standby.log"; }
 echo "$sport" > "$DEMO/standby-port"
 grep -m1 'made for the restored backup' "$DEMO/standby.log" | sed 's/^.*LOG: */    standby: /' || true
+
+# From now on, every commit on the primary waits for the standby.
+as_builder "$bin/psql" "${pg[@]}" -q -c "ALTER SYSTEM SET synchronous_standby_names = 'standby'" \
+	-c 'SELECT pg_reload_conf()' postgres >/dev/null ||
+	die "could not make the standby synchronous"
 
 note "pgbench: TPC-B, $clients clients, $seconds s, -M prepared; every commit waits for the standby to flush it (synchronous_commit = on)"
 as_builder "$bin/pgbench" "${pg[@]}" -M prepared -c "$clients" -j 2 -T "$seconds" -P 5 postgres 2>&1 |
