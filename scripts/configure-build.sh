@@ -44,7 +44,8 @@ done < "$TOP/check-suites"
 for t in src/test/recovery:t/056_pmem_drain.pl src/test/recovery:t/057_nvwal.pl \
 	src/test/recovery:t/058_nvwal_bad_input.pl src/test/recovery:t/059_nvwal_backup.pl \
 	src/test/recovery:t/060_nvwal_readers.pl src/test/recovery:t/061_nvwal_standby.pl \
-	src/bin/pg_nvwal:t/002_nvwal.pl; do
+	src/test/recovery:t/062_nvwal_stats.pl src/test/recovery:t/063_nvwal_archive.pl \
+	src/bin/pg_rewind:t/011_nvwal.pl src/bin/pg_nvwal:t/002_nvwal.pl; do
 	note "make check in ${t%%:*} for ${t#*:}"
 	as_builder make -C "$dir/${t%%:*}" check PROVE_TESTS="${t#*:}" || rc=1
 done
