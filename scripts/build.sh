@@ -1,7 +1,13 @@
 #!/bin/bash
 # build.sh release:  the optimized build without assertions, installed into
 #                    build/install (what users, the demo and benchmarks run).
-# build.sh check:    the assert-enabled build that "make check" tests.
+# build.sh check:    the assert-enabled build that "make check" tests;
+#                    "build.sh check install" also installs it into
+#                    build/check-install (for the benchmark smoke run).
+# build.sh exec-backend: the tree as Windows builds it, every process
+#                    started by exec() (EXEC_BACKEND), assert-enabled,
+#                    installed into build/exec-backend-install; for make
+#                    check-configure.
 # build.sh upstream: pristine PostgreSQL from the same tarball, no patches,
 #                    built like "release" and installed into
 #                    build/upstream-install, for benchmarks side by side.
@@ -10,6 +16,8 @@
 . "$(dirname "$0")/common.sh"
 
 kind=${1:-release}
+install=no
+[ "$kind" != check ] || [ "${2:-}" != install ] || install=yes
 ensure_build_user
 src=$TREE
 if [ "$kind" = upstream ]; then
@@ -58,18 +66,23 @@ check)
 	prefix="$BUILD/check-install"
 	opts+=(-Dcassert=true -Dinjection_points=true "--prefix=$prefix")
 	;;
+exec-backend)
+	dir="$BUILD/meson-exec-backend"
+	prefix="$BUILD/exec-backend-install"
+	opts+=(-Dcassert=true -Dc_args=-DEXEC_BACKEND "--prefix=$prefix")
+	;;
 upstream)
 	dir="$BUILD/meson-upstream"
 	prefix="$BUILD/upstream-install"
 	opts+=(-Dcassert=false "--prefix=$prefix")
 	;;
 *)
-	die "usage: build.sh release|check|upstream"
+	die "usage: build.sh release|check [install]|exec-backend|upstream"
 	;;
 esac
 
 builder_dir "$dir"
-[ "$kind" = check ] || builder_dir "$prefix"
+[ "$kind" = check ] && [ $install = no ] || builder_dir "$prefix"
 
 # (Re)configure only when the options changed or the directory is new.
 stamp="$dir/.pg-nvwal-options"
@@ -88,7 +101,7 @@ as_builder ninja -C "$dir" > "$dir/.build.log" 2>&1 ||
 	{ { grep -E -B2 -A8 'error:|FAILED' "$dir/.build.log" || true; } | head -n 80 >&2; die "build failed; see $dir/.build.log"; }
 { grep -E 'warning:' "$dir/.build.log" || true; } | sort -u | head -n 20 >&2
 
-if [ "$kind" != check ]; then
+if [ "$kind" != check ] || [ $install = yes ]; then
 	as_builder meson install -C "$dir" --quiet --only-changed > "$dir/.install.log" 2>&1 ||
 		{ tail -n 40 "$dir/.install.log" >&2; die "meson install failed; see $dir/.install.log"; }
 	note "installed into $prefix"
