@@ -11,6 +11,9 @@ fi
 
 jobs=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
 total_pass=0 total_fail=0 total_skip=0
+# what failed, pass by pass, repeated just before the last line: CI shows
+# only the end of a long output
+failures=""
 start=$(date +%s)
 
 # run_pass NAME "SUITE-OR-TEST..." [VAR=VALUE...]: run meson suites, or
@@ -32,12 +35,14 @@ run_pass()
 		if [[ "$s" == */* ]]; then
 			if ! grep -q " / $s\$" <<< "$list"; then
 				echo "make check: there is no test \"$s\" in this build"
+				failures+="  pass \"$name\": no test \"$s\" in this build"$'\n'
 				total_fail=$((total_fail + 1))
 				return
 			fi
 			args+=("$s")
 		elif ! grep -q ":$s / " <<< "$list"; then
 			echo "make check: suite \"$s\" has no tests in this build"
+			failures+="  pass \"$name\": suite \"$s\" has no tests in this build"$'\n'
 			total_fail=$((total_fail + 1))
 			return
 		else
@@ -68,7 +73,7 @@ run_pass()
 	if [ -n "$failed" ]; then
 		echo
 		echo "Failed tests of pass \"$name\" (logs are under $CHECK_BUILD/testrun/):"
-		local result tname dir f found
+		local result tname dir f found why
 		while read -r _ result tname; do
 			echo
 			echo "---- $tname: $result ----"
@@ -82,17 +87,27 @@ run_pass()
 			[ $found -eq 1 ] || echo "(no log found in $dir)"
 		done <<< "$failed"
 		echo
+		while read -r _ result tname; do
+			failures+="  pass \"$name\": $tname ($result)"$'\n'
+			# and its first failed checks
+			why=$(find "$CHECK_BUILD/testrun/$tname" -name 'regress_log_*' \
+				-exec grep -h -m 2 -E '^(\[[0-9:.]+\]\([0-9.]+s\) )?(not ok|Bail out)' {} + 2>/dev/null |
+				head -n 2 | cut -c 1-160 | sed 's/^/      /')
+			[ -z "$why" ] || failures+="$why"$'\n'
+		done <<< "$failed"
 	fi
 
 	# a pass that ran nothing proves nothing
 	if [ $((npass + nfail + nskip)) -eq 0 ]; then
 		echo "make check: pass \"$name\" ran no test"
+		failures+="  pass \"$name\": ran no test"$'\n'
 		nfail=1
 	fi
 
 	# meson itself failing without a failed test
 	if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
 		tail -n 30 "$CHECK_BUILD/.check-$name.log"
+		failures+="  pass \"$name\": meson failed (exit $rc)"$'\n'
 		nfail=1
 	fi
 	total_pass=$((total_pass + npass))
@@ -188,11 +203,16 @@ else
 	else
 		echo "bench-smoke: FAILED; tail of $smoke_log:"
 		tail -n 30 "$smoke_log"
+		failures+="  bench-smoke (log: $smoke_log)"$'\n'
 		total_fail=$((total_fail + 1))
 	fi
 fi
 
 echo "make check: $(( $(date +%s) - start ))s of tests; meson's logs: $CHECK_BUILD/meson-logs/"
+if [ -n "$failures" ]; then
+	echo "make check: what failed (logs above, and under $CHECK_BUILD/testrun/):"
+	printf '%s' "$failures"
+fi
 line="$total_pass passed, $total_fail failed"
 [ "$total_skip" -gt 0 ] && line="$line, $total_skip skipped"
 echo "$line"
