@@ -107,3 +107,26 @@ tpcb_run()
 	record "$1" "$2" "$3" "$4" tps "$(tps_of <<< "$out")"
 	record "$1" "$2" "$3" "$4" latency_ms "$(lat_of <<< "$out")"
 }
+
+# warm_up CLIENTS SECONDS NAME...: one pgbench run on each server, not
+# recorded, so that no configuration measures a cold cache.
+warm_up()
+{
+	local c=$1 secs=$2 name
+	shift 2
+	for name in "$@"; do
+		note "$name: warm-up run, $c clients, not recorded"
+		pg "$name" pgbench -M prepared -c "$c" -j 2 -T "$secs" postgres > /dev/null 2>&1 ||
+			die "warm-up pgbench failed for $name"
+	done
+}
+
+# paired SCENARIO A B KEY METRIC: the ratios A / B of METRIC, repetition by
+# repetition (each from two runs of one repetition, which cancels slow
+# drifts of the machine), one a line.
+paired()
+{
+	join -t $'\t' <(vals "$1" "$2" "$4" "$5" | nl -w1 | sort) \
+		<(vals "$1" "$3" "$4" "$5" | nl -w1 | sort) |
+		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
+}

@@ -63,11 +63,7 @@ END
 \$\$;" 2>&1 | sed -n 's/.*elapsed \([0-9.]*\).*/\1/p'
 }
 
-for name in "${names[@]}"; do
-	note "$name: warm-up run, not recorded"
-	pg "$name" pgbench -M prepared -c "$clients" -j 2 -T "$seconds" postgres > /dev/null 2>&1 ||
-		die "warm-up pgbench failed for $name"
-done
+warm_up "$clients" "$seconds" "${names[@]}"
 
 # Repetition r starts with the r-th configuration; each measures the loop
 # on the idle server, then during pgbench (started 2 s before it).
@@ -86,12 +82,7 @@ for rep in $(seq "$reps"); do
 done
 
 # pairs KEY METRIC: the ratios nvwal / plain of every repetition.
-pairs()
-{
-	join -t $'\t' <(vals lsn nvwal "$1" "$2" | nl -w1 | sort) \
-		<(vals lsn plain "$1" "$2" | nl -w1 | sort) |
-		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
-}
+pairs() { paired lsn nvwal plain "$1" "$2"; }
 
 {
 	echo "# pg_current_wal_lsn() on a busy server, NVWAL against plain"

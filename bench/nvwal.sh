@@ -57,11 +57,7 @@ for name in "${names[@]}"; do
 done
 
 maxc=$(tr ' ' '\n' <<< "$clients" | sort -n | tail -1)
-for name in "${names[@]}"; do
-	note "$name: warm-up run, $maxc clients, not recorded"
-	pg "$name" pgbench -M prepared -c "$maxc" -j 2 -T "$seconds" postgres > /dev/null 2>&1 ||
-		die "warm-up pgbench failed for $name"
-done
+warm_up "$maxc" "$seconds" "${names[@]}"
 
 # Repetition r runs the configurations starting with the r-th, in turn.
 for rep in $(seq "$reps"); do
@@ -73,12 +69,7 @@ for rep in $(seq "$reps"); do
 done
 
 # pairs C: the ratios NVWAL / async of every repetition at C clients.
-pairs()
-{
-	join -t $'\t' <(vals 1 nvwal-tmpfs "$1" tps | nl -w1 | sort) \
-		<(vals 1 tmpfs-async "$1" tps | nl -w1 | sort) |
-		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
-}
+pairs() { paired 1 nvwal-tmpfs tmpfs-async "$1" tps; }
 
 {
 	echo "# NVWAL against pg_wal on tmpfs, with and without synchronous_commit"
