@@ -130,3 +130,27 @@ paired()
 		<(vals "$1" "$3" "$4" "$5" | nl -w1 | sort) |
 		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
 }
+
+# machine: the cores, processor and memory of this machine, for a report.
+machine()
+{
+	echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB"
+}
+
+# narrow_run NAME: set up a narrower run of the fork's optimized build,
+# which must offer NVWAL ($bin): its workspace (bench_workspace NAME), and
+# its results, bench/results/NAME-<date> ($stem) with every measurement in
+# $RAW ($stem.tsv).  The servers of the configurations named in the array
+# "names" are stopped when the script exits.
+narrow_run()
+{
+	"$TOP/scripts/build.sh" release
+	bin="$INSTALL/bin"
+	"$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
+	bench_workspace "$1"
+	mkdir -p "$TOP/bench/results"
+	stem="$TOP/bench/results/$1-$(date -u +%Y%m%d-%H%M)"
+	RAW="$stem.tsv"
+	: > "$RAW"
+	trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid" ] && server_stop "$n" immediate; done; rm -rf "$shmdir"' EXIT
+}

@@ -26,17 +26,8 @@ seconds=${BENCH_SECONDS:-15}
 reps=${BENCH_REPS:-5}
 calls=${BENCH_CALLS:-10000}
 
-"$TOP/scripts/build.sh" release
-bin="$INSTALL/bin"
-"$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
-bench_workspace lsn-poll
-mkdir -p "$TOP/bench/results"
-stem="$TOP/bench/results/lsn-poll-$(date -u +%Y%m%d-%H%M)"
-RAW="$stem.tsv"
-: > "$RAW"
-
 names=(nvwal plain)
-trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid" ] && server_stop "$n" immediate; done; rm -rf "$shmdir"' EXIT
+narrow_run lsn-poll
 
 port=$(free_port "${BENCH_PORT:-5500}")
 for name in "${names[@]}"; do
@@ -87,7 +78,7 @@ pairs() { paired lsn nvwal plain "$1" "$2"; }
 {
 	echo "# pg_current_wal_lsn() on a busy server, NVWAL against plain"
 	echo
-	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB; $("$bin/postgres" --version), optimized, no assertions."
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(machine); $("$bin/postgres" --version), optimized, no assertions."
 	echo "**Persistent memory is emulated**: the NVWAL file on tmpfs ($shm), PMEM_IS_PMEM_FORCE=1; pg_wal on the data disk in both."
 	echo "Every server: $(IFS=,; echo "${BENCH_SETTINGS[*]}" | sed 's/,/, /g'), autovacuum = off."
 	echo "$calls calls of pg_current_wal_lsn() in a DO loop, timed in the server, on the idle server and 2 s into a pgbench TPC-B run (-M prepared, scale $scale, $clients clients, $seconds s); median of $reps (min-max), configurations alternating, their order rotating with each repetition; paired: the median (min-max) of the per-repetition ratios nvwal / plain."

@@ -32,17 +32,8 @@ seconds=${BENCH_SECONDS:-20}
 reps=${BENCH_REPS:-7}
 clients=${BENCH_CLIENTS:-"1 8 32"}
 
-"$TOP/scripts/build.sh" release
-bin="$INSTALL/bin"
-"$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
-bench_workspace nvwal
-mkdir -p "$TOP/bench/results"
-stem="$TOP/bench/results/nvwal-$(date -u +%Y%m%d-%H%M)"
-RAW="$stem.tsv"
-: > "$RAW"
-
 names=(nvwal-tmpfs tmpfs tmpfs-async)
-trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid" ] && server_stop "$n" immediate; done; rm -rf "$shmdir"' EXIT
+narrow_run nvwal
 
 port=$(free_port "${BENCH_PORT:-5500}")
 for name in "${names[@]}"; do
@@ -74,7 +65,7 @@ pairs() { paired 1 nvwal-tmpfs tmpfs-async "$1" tps; }
 {
 	echo "# NVWAL against pg_wal on tmpfs, with and without synchronous_commit"
 	echo
-	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB; $("$bin/postgres" --version), optimized, no assertions."
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(machine); $("$bin/postgres" --version), optimized, no assertions."
 	echo "**Persistent memory is emulated**: the NVWAL file and pg_wal on tmpfs ($shm), PMEM_IS_PMEM_FORCE=1."
 	echo "Every server: $(IFS=,; echo "${BENCH_SETTINGS[*]}" | sed 's/,/, /g'), autovacuum = off."
 	echo "pgbench TPC-B, -M prepared, scale $scale, $seconds s runs after one warm-up run per server, median TPS of $reps (min-max), configurations alternating, their order rotating with each repetition."

@@ -67,7 +67,7 @@ done
 {
 	echo "# wal_sync_method = pmem_drain against fdatasync"
 	echo
-	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB."
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(machine)."
 	echo "**Persistent memory is emulated**: pg_wal on tmpfs ($shm) with PMEM_IS_PMEM_FORCE=1."
 	echo "Build: build/install (optimized, no assertions), $("$bin/postgres" --version)."
 	echo

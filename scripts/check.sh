@@ -16,6 +16,15 @@ total_pass=0 total_fail=0 total_skip=0
 failures=""
 start=$(date +%s)
 
+# failed_because WHAT: note a failure that no test result counts, and say
+# so now and at the end.
+failed_because()
+{
+	echo "make check: $1"
+	failures+="  $1"$'\n'
+	total_fail=$((total_fail + 1))
+}
+
 # run_pass NAME "SUITE-OR-TEST..." [VAR=VALUE...]: run meson suites, or
 # single tests (named suite/test, as "meson test --list" shows them; meson
 # runs only what matches both, so do not mix the two), with extra
@@ -34,16 +43,12 @@ run_pass()
 	for s in $suites; do
 		if [[ "$s" == */* ]]; then
 			if ! grep -q " / $s\$" <<< "$list"; then
-				echo "make check: there is no test \"$s\" in this build"
-				failures+="  pass \"$name\": no test \"$s\" in this build"$'\n'
-				total_fail=$((total_fail + 1))
+				failed_because "pass \"$name\": there is no test \"$s\" in this build"
 				return
 			fi
 			args+=("$s")
 		elif ! grep -q ":$s / " <<< "$list"; then
-			echo "make check: suite \"$s\" has no tests in this build"
-			failures+="  pass \"$name\": suite \"$s\" has no tests in this build"$'\n'
-			total_fail=$((total_fail + 1))
+			failed_because "pass \"$name\": suite \"$s\" has no tests in this build"
 			return
 		else
 			args+=(--suite "$s")
@@ -85,16 +90,15 @@ run_pass()
 				found=1
 			done < <(find "$dir" \( -name 'regress_log_*' -o -name regression.diffs \) -print0 2>/dev/null)
 			[ $found -eq 1 ] || echo "(no log found in $dir)"
-		done <<< "$failed"
-		echo
-		while read -r _ result tname; do
+
+			# for the end: the test, and its first failed checks
 			failures+="  pass \"$name\": $tname ($result)"$'\n'
-			# and its first failed checks
-			why=$(find "$CHECK_BUILD/testrun/$tname" -name 'regress_log_*' \
+			why=$(find "$dir" -name 'regress_log_*' \
 				-exec grep -h -m 2 -E '^(\[[0-9:.]+\]\([0-9.]+s\) )?(not ok|Bail out)' {} + 2>/dev/null |
 				head -n 2 | cut -c 1-160 | sed 's/^/      /')
 			[ -z "$why" ] || failures+="$why"$'\n'
 		done <<< "$failed"
+		echo
 	fi
 
 	# a pass that ran nothing proves nothing
