@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check check-configure demo stop bench bench-smoke clean help
+.PHONY: all deps tree series series-check build check check-configure torture torture-mutations demo stop bench bench-smoke clean help
 
 all: build
 
@@ -17,6 +17,8 @@ help:
 	@echo "make build         optimized build, installed into build/install"
 	@echo "make check         assert-enabled build and the test suites"
 	@echo "make check-configure  ./configure && make build, and the series' test modules"
+	@echo "make torture       simulated power cuts, thousands of them (TORTURE_CUTS per configuration)"
+	@echo "make torture-mutations  show that the torture fails with each persistence step left out"
 	@echo "make demo          build, start a server under build/demo, run pgbench"
 	@echo "make stop          stop the demo server"
 	@echo "make bench         benchmark suite, upstream against the fork (BENCH_PROFILE=quick|full)"
@@ -45,6 +47,12 @@ check: deps
 
 check-configure: deps
 	@$(S)/configure-build.sh
+
+torture: deps
+	@$(S)/torture.sh
+
+torture-mutations: deps
+	@$(S)/torture-mutations.sh
 
 demo: deps
 	@$(S)/demo.sh

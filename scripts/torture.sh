@@ -1,0 +1,62 @@
+#!/bin/bash
+# make torture: simulated power cuts, many of them.  Runs the nvwal suite's
+# power-cut torture test (src/test/nvwal/t/020_power_torture.pl in the
+# tree) on the assert-enabled build, with TORTURE_CUTS cuts per
+# configuration, and writes what it did into test/torture/results/.
+# See test/torture/README.md.
+. "$(dirname "$0")/common.sh"
+
+cuts=${TORTURE_CUTS:-5000}
+seed=${TORTURE_SEED:-$(( $(date +%s) % 1000000 * 1000 ))}
+configs=${TORTURE_CONFIGS:-}
+keep="$BUILD/torture/failures"
+results="$TOP/test/torture/results"
+test=nvwal/020_power_torture
+
+"$TOP/scripts/build.sh" check || die "the build failed"
+builder_dir "$BUILD/torture"
+as_builder mkdir -p "$keep"
+
+note "installing the build for the tests"
+as_builder meson test -C "$CHECK_BUILD" --no-rebuild --suite setup -q > /dev/null ||
+	die "meson test --suite setup failed"
+
+note "$test: $cuts cuts per configuration, first seed $seed"
+start=$(date +%s)
+set +e
+as_builder env PG_TEST_TORTURE_CUTS="$cuts" PG_TEST_TORTURE_SEED="$seed" \
+	PG_TEST_TORTURE_KEEP="$keep" ${configs:+PG_TEST_TORTURE_CONFIGS="$configs"} \
+	meson test -C "$CHECK_BUILD" --no-rebuild --timeout-multiplier 0 \
+	--logbase torture "$test"
+rc=$?
+set -e
+elapsed=$(( $(date +%s) - start ))
+
+log="$CHECK_BUILD/testrun/$test/log/regress_log_020_power_torture"
+[ -f "$log" ] || die "no log at $log"
+
+mkdir -p "$results"
+out="$results/torture-$(date -u +%Y%m%d-%H%M).md"
+{
+	echo "# make torture, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo
+	echo "Command: \`TORTURE_CUTS=$cuts TORTURE_SEED=$seed${configs:+ TORTURE_CONFIGS=$configs} make torture\`"
+	echo "(series $(tgit describe --always --tags 2>/dev/null || echo '?'), assert-enabled build,"
+	echo "$(nproc) cores; persistent memory EMULATED: files on tmpfs, PMEM_IS_PMEM_FORCE=1)."
+	echo
+	echo "Result: $( [ $rc -eq 0 ] && echo passed || echo FAILED ), in $elapsed s."
+	echo
+	echo '```'
+	grep -E '# [0-9]+ cuts in|failed:|^#   |the files it started from' "$log" | sed 's/^\[[^]]*\] *//'
+	echo '```'
+	echo
+	echo "Cuts by the call that cut the power, per configuration:"
+	echo
+	echo '```'
+	perl -ne 'print "$1: $2\n" if /# (\S+) round \d+ seed \d+: cut at .*?\((?:call \d+: )?([a-z ]+?)(?: of| in|:|\))/' "$log" |
+		sort | uniq -c | sort -k2,2 -k1,1nr
+	echo '```'
+} > "$out"
+chown --reference="$TOP" "$out" 2>/dev/null || true
+cat "$out"
+[ $rc -eq 0 ] || { echo "failed rounds left their files in $keep"; exit 1; }
