@@ -4,7 +4,8 @@
 # taken out), apply it to the tree, build, run the torture test until it
 # fails or has made TORTURE_MUTATION_CUTS cuts, and put the tree back.
 # Every mutation must make the torture fail; the results go into
-# test/torture/results/.  See test/torture/README.md.
+# test/torture/results/.  TORTURE_MUTATIONS="NAME..." runs only those.
+# See test/torture/README.md.
 . "$(dirname "$0")/common.sh"
 
 cuts=${TORTURE_MUTATION_CUTS:-200}
@@ -47,6 +48,10 @@ start=$(date +%s)
 
 for spec in "$TOP"/test/torture/mutations/*.txt; do
 	name=$(basename "$spec" .txt)
+	# TORTURE_MUTATIONS="2-commit-drain ..." runs only those
+	if [ -n "${TORTURE_MUTATIONS:-}" ] && ! grep -qw -- "$name" <<< "$TORTURE_MUTATIONS"; then
+		continue
+	fi
 	file=$(apply_mutation "$spec") || die "could not apply $name"
 	note "mutation $name ($file)"
 	if ! "$TOP/scripts/build.sh" check; then

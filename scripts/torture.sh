@@ -3,6 +3,7 @@
 # power-cut torture test (src/test/nvwal/t/020_power_torture.pl in the
 # tree) on the assert-enabled build, with TORTURE_CUTS cuts per
 # configuration, and writes what it did into test/torture/results/.
+# TORTURE_REPLAY=DIR checks again the files that a failed round left in DIR.
 # See test/torture/README.md.
 . "$(dirname "$0")/common.sh"
 
@@ -20,6 +21,16 @@ as_builder mkdir -p "$keep"
 note "installing the build for the tests"
 as_builder meson test -C "$CHECK_BUILD" --no-rebuild --suite setup -q > /dev/null ||
 	die "meson test --suite setup failed"
+
+# TORTURE_REPLAY=DIR: start a server on the files a failed round left in
+# DIR and check it again, instead of cutting the power.
+if [ -n "${TORTURE_REPLAY:-}" ]; then
+	[ -f "$TORTURE_REPLAY/state.pl" ] || die "$TORTURE_REPLAY is not what a failed round left"
+	note "replaying $TORTURE_REPLAY"
+	as_builder env PG_TEST_TORTURE_REPLAY="$(cd "$TORTURE_REPLAY" && pwd -P)" \
+		meson test -C "$CHECK_BUILD" --no-rebuild --print-errorlogs --logbase torture-replay "$test"
+	exit
+fi
 
 note "$test: $cuts cuts per configuration, first seed $seed"
 start=$(date +%s)
