@@ -19,7 +19,9 @@ tgit diff --quiet || die "build/postgresql has uncommitted changes; commit or st
 
 # apply_mutation FILE: replace, in the tree, the text between "<<<<" and
 # "====" with the text between "====" and ">>>>", in the file named by
-# "file:"; the text must occur exactly once.
+# "file:"; the text must occur exactly once.  A line "configs: A,B" names
+# the torture configurations to run it with (default: TORTURE_CONFIGS, or
+# nvwal).
 apply_mutation()
 {
 	perl -e '
@@ -61,10 +63,12 @@ for spec in "$TOP"/test/torture/mutations/*.txt; do
 	as_builder meson test -C "$CHECK_BUILD" --no-rebuild --suite setup -q > /dev/null ||
 		{ tgit checkout -- "$file"; die "meson test --suite setup failed"; }
 
+	# a mutation may name the configurations that exercise it ("configs:")
+	mconfigs=$(sed -n 's/^configs: *//p' "$spec")
 	t0=$(date +%s)
 	set +e
 	as_builder env PG_TEST_TORTURE_CUTS="$cuts" PG_TEST_TORTURE_SEED="$seed" \
-		PG_TEST_TORTURE_CONFIGS="$configs" PG_TEST_TORTURE_KEEP="$BUILD/torture/mutations/$name" \
+		PG_TEST_TORTURE_CONFIGS="${mconfigs:-$configs}" PG_TEST_TORTURE_KEEP="$BUILD/torture/mutations/$name" \
 		meson test -C "$CHECK_BUILD" --no-rebuild --timeout-multiplier 0 \
 		--logbase "mutation-$name" "$test" > /dev/null 2>&1
 	rc=$?

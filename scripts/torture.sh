@@ -7,7 +7,9 @@
 # See test/torture/README.md.
 . "$(dirname "$0")/common.sh"
 
-cuts=${TORTURE_CUTS:-5000}
+# per configuration, "N,config=N,...": 10,000 power cuts in all, and a
+# kill -9 soak of 1,000 crashes
+cuts=${TORTURE_CUTS:-2000,standby_nvwal=1000,standby_nvwal_pmem_drain=1000,kill9=1000}
 seed=${TORTURE_SEED:-$(( $(date +%s) % 1000000 * 1000 ))}
 configs=${TORTURE_CONFIGS:-}
 keep="$BUILD/torture/failures"
@@ -32,7 +34,7 @@ if [ -n "${TORTURE_REPLAY:-}" ]; then
 	exit
 fi
 
-note "$test: $cuts cuts per configuration, first seed $seed"
+note "$test: cuts per configuration: $cuts; first seed $seed"
 start=$(date +%s)
 set +e
 as_builder env PG_TEST_TORTURE_CUTS="$cuts" PG_TEST_TORTURE_SEED="$seed" \
@@ -61,10 +63,14 @@ out="$results/torture-$(date -u +%Y%m%d-%H%M).md"
 	grep -E '# [0-9]+ cuts in|failed:|^#   |the files it started from' "$log" | sed 's/^\[[^]]*\] *//'
 	echo '```'
 	echo
-	echo "Cuts by the call that cut the power, per configuration:"
+	echo "Rounds by what ended them, per configuration (a cut \"by the test\" came"
+	echo "after the workload ran for its time; \"kill -9\" rounds are the soak):"
 	echo
 	echo '```'
-	perl -ne 'print "$1: $2\n" if /# (\S+) round \d+ seed \d+: cut at .*?\((?:call \d+: )?([a-z ]+?)(?: of| in|:|\))/' "$log" |
+	perl -ne '
+		print "$1: $2\n" if /# (\S+) round \d+ seed \d+: cut at .*?\((?:call \d+: )?([a-z ]+?)(?: of| in|:|\))/;
+		print "$1: kill -9 of $2\n" if /# (\S+) round \d+ seed \d+: kill -9 of (.*)$/;
+		print "$1: (the server was not up before the cut)\n" if /# (\S+) round \d+ seed \d+: cut at .*the server did not start before the cut/;' "$log" |
 		sort | uniq -c | sort -k2,2 -k1,1nr
 	echo '```'
 } > "$out"
