@@ -78,7 +78,7 @@ for spec in "$TOP"/test/torture/mutations/*.txt; do
 
 	if [ $rc -ne 0 ]; then
 		round=$(grep -m1 -oE 'round [0-9]+ \(seed [0-9]+\) failed' "$log" || echo "a failure outside a round")
-		why=$(grep -A3 -m1 -E 'round [0-9]+ \(seed [0-9]+\) failed' "$log" | sed -n '2,4p' | sed 's/^#  *//' | cut -c 1-100 | paste -sd ';' -)
+		why=$(grep -A3 -m1 -E 'round [0-9]+ \(seed [0-9]+\) failed' "$log" | sed -n '2,4p' | sed 's/^#  *//' | cut -c 1-100 | paste -sd ';' - || true)
 		table+="| $name | failed: $round, after $t s | $why |"$'\n'
 		note "$name: the torture failed ($round), as it must"
 	else
