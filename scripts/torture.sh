@@ -64,13 +64,15 @@ out="$results/torture-$(date -u +%Y%m%d-%H%M).md"
 	echo '```'
 	echo
 	echo "Rounds by what ended them, per configuration (a cut \"by the test\" came"
-	echo "after the workload ran for its time; \"kill -9\" rounds are the soak):"
+	echo "after the workload ran for its time; \"kill -9\" rounds are the soak; the"
+	echo "rounds cut before the server was up, during recovery, are counted again"
+	echo "on their own line):"
 	echo
 	echo '```'
 	perl -ne '
 		print "$1: $2\n" if /# (\S+) round \d+ seed \d+: cut at .*?\((?:call \d+: )?([a-z ]+?)(?: of| in|:|\))/;
 		print "$1: kill -9 of $2\n" if /# (\S+) round \d+ seed \d+: kill -9 of (.*)$/;
-		print "$1: (the server was not up before the cut)\n" if /# (\S+) round \d+ seed \d+: cut at .*the server did not start before the cut/;' "$log" |
+		print "$1:   of these, cut before the server was up\n" if /# (\S+) round \d+ seed \d+: cut at .*the server did not start before the cut/;' "$log" |
 		sort | uniq -c | sort -k2,2 -k1,1nr
 	echo '```'
 } > "$out"
