@@ -163,7 +163,8 @@ else
 	# NVWAL file is older than its pg_control, which was copied last, and
 	# the server refuses to start instead, as it must (nvwal/004 and 018
 	# test base and low-level backups on NVWAL).  The series' own tests are
-	# in the suites of check-suites, run above.
+	# in the suites of check-suites, run above, but for recovery 056, which
+	# runs in all three passes.
 	semantics_only="021_row_visibility 029_stats_restart 030_stats_cleanup_replica
 		031_recovery_conflict 032_relfilenode_reuse 033_replay_tsp_drops
 		034_create_database 036_truncated_dropped 037_invalid_database
