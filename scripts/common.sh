@@ -128,6 +128,14 @@ series_digest()
 	) 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
+# How results files name the series they ran on: the digest of patches/
+# (which, unlike the tree's commit hashes, stays the same each time the tree
+# is made) and the pg-nvwal commit.
+series_name()
+{
+	echo "$(series_digest | cut -c1-12) from pg-nvwal $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
+}
+
 record_tree_stamp()
 {
 	printf '%s %s\n' "$(series_digest)" "$(tgit rev-parse HEAD)" > "$TREE_STAMP"

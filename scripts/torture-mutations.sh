@@ -96,7 +96,7 @@ as_builder meson test -C "$CHECK_BUILD" --no-rebuild --suite setup -q > /dev/nul
 	echo "# make torture-mutations, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Command: \`TORTURE_MUTATION_CUTS=$cuts TORTURE_SEED=$seed TORTURE_CONFIGS=$configs make torture-mutations\`"
-	echo "(series $(series_digest | cut -c1-12) from pg-nvwal $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'), assert-enabled build, $(nproc) cores;"
+	echo "(series $(series_name), assert-enabled build, $(nproc) cores;"
 	echo "persistent memory EMULATED: files on tmpfs, PMEM_IS_PMEM_FORCE=1), $(( $(date +%s) - start )) s in all."
 	echo "Each mutation is in test/torture/mutations/; the torture stops at its first failed round."
 	echo

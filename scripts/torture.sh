@@ -54,7 +54,7 @@ out="$results/torture-$(date -u +%Y%m%d-%H%M).md"
 	echo "# make torture, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Command: \`TORTURE_CUTS=$cuts TORTURE_SEED=$seed${configs:+ TORTURE_CONFIGS=$configs} make torture\`"
-	echo "(series $(series_digest | cut -c1-12) from pg-nvwal $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'), assert-enabled build,"
+	echo "(series $(series_name), assert-enabled build,"
 	echo "$(nproc) cores; persistent memory EMULATED: files on tmpfs, PMEM_IS_PMEM_FORCE=1)."
 	echo
 	echo "Result: $( [ $rc -eq 0 ] && echo passed || echo FAILED ), in $elapsed s."
