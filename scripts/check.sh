@@ -138,7 +138,9 @@ else
 	# file), and then on NVWAL: a 64 MB ring in a file "pg_nvwal" in its
 	# data directory, on emulated persistent memory.  Standbys made from a
 	# base backup of an NVWAL cluster make their own NVWAL file when they
-	# first start, so replication tests run with both sides on NVWAL.
+	# first start, so replication tests run with both sides on NVWAL.  The
+	# pmem_drain pass runs with num_xloginsert_slots = 1 and the NVWAL pass
+	# with 128, the ends of its range, so that the tests kept see both.
 	#
 	# Both passes leave out what cannot catch a defect of theirs, so that
 	# make check stays well within CI's time:
@@ -191,10 +193,10 @@ else
 	done
 	if grep -q '^#define USE_LIBPMEM 1' "$CHECK_BUILD/src/include/pg_config.h"; then
 		run_pass pmem_drain "${pmem_tests# }" \
-			"PG_TEST_INITDB_EXTRA_OPTS=-c wal_sync_method=pmem_drain" PMEM_IS_PMEM_FORCE=1
+			"PG_TEST_INITDB_EXTRA_OPTS=-c wal_sync_method=pmem_drain -c num_xloginsert_slots=1" PMEM_IS_PMEM_FORCE=1
 	fi
 	run_pass nvwal "${nvwal_tests# }" \
-		"PG_TEST_INITDB_EXTRA_OPTS=--nvwal-path=pg_nvwal --nvwal-size=64MB" PMEM_IS_PMEM_FORCE=1
+		"PG_TEST_INITDB_EXTRA_OPTS=--nvwal-path=pg_nvwal --nvwal-size=64MB -c num_xloginsert_slots=128" PMEM_IS_PMEM_FORCE=1
 
 	# The benchmark harness, every scenario for a few seconds (make
 	# bench-smoke), on the assert-enabled build in place of both upstream
