@@ -138,18 +138,25 @@ machine()
 }
 
 # narrow_run NAME: set up a narrower run of the fork's optimized build,
-# which must offer NVWAL ($bin): its workspace (bench_workspace NAME), and
-# its results, bench/results/NAME-<date> ($stem) with every measurement in
-# $RAW ($stem.tsv).  The servers of the configurations named in the array
-# "names" are stopped when the script exits.
+# which must offer NVWAL ($bin; BENCH_FORK_BIN, if set, names other
+# binaries, such as the smoke run's): its workspace (bench_workspace NAME),
+# and its results, bench/results/NAME-<date> ($stem; BENCH_RESULTS, if set,
+# names another directory) with every measurement in $RAW ($stem.tsv).
+# The servers of the configurations named in the array "names" are stopped
+# when the script exits.
 narrow_run()
 {
-	"$TOP/scripts/build.sh" release
-	bin="$INSTALL/bin"
+	if [ -n "${BENCH_FORK_BIN:-}" ]; then
+		bin=$BENCH_FORK_BIN
+	else
+		"$TOP/scripts/build.sh" release
+		bin="$INSTALL/bin"
+	fi
 	"$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
 	bench_workspace "$1"
-	mkdir -p "$TOP/bench/results"
-	stem="$TOP/bench/results/$1-$(date -u +%Y%m%d-%H%M)"
+	local dir=${BENCH_RESULTS:-$TOP/bench/results}
+	mkdir -p "$dir"
+	stem="$dir/$1-$(date -u +%Y%m%d-%H%M)"
 	RAW="$stem.tsv"
 	: > "$RAW"
 	trap 'for n in "${names[@]}"; do [ -f "${DATA[$n]:-/nonexistent}/postmaster.pid" ] && server_stop "$n" immediate; done; rm -rf "$shmdir"' EXIT

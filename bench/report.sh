@@ -19,10 +19,16 @@ command -v gnuplot >/dev/null || die "gnuplot is not installed; run 'make deps'"
 
 # Every scenario must have produced numbers; the smoke run checks nothing
 # else.
-for s in 1 2 3 4 5 6; do
+for s in 1 2 3 5 6; do
 	awk -F'\t' -v s="$s" '$1 == s && $6 != "" { found = 1 } END { exit !found }' "$RAW" ||
 		die "scenario $s produced no numbers; see $RAW"
 done
+# Scenario 4 has its own results (bench/scaling.sh); older runs kept theirs
+# in $RAW.
+if [ -n "${scaling_stem:-}" ]; then
+	[ -s "$scaling_stem.md" ] && [ -s "$scaling_stem.png" ] ||
+		die "scenario 4 produced no results: no $scaling_stem.md and .png"
+fi
 
 # cell S C K M: "median (min-max)"
 cell() { printf '%s (%s)' "$(med "$@")" "$(rng "$@")"; }
@@ -35,6 +41,7 @@ desc()
 		upstream-async) echo "upstream, pg_wal on tmpfs, synchronous_commit = off: the ceiling for any durability scheme" ;;
 		fork-pmem_drain) echo "the fork, pg_wal on tmpfs, wal_sync_method = pmem_drain (emulated persistent memory)" ;;
 		fork-nvwal) echo "the fork with NVWAL: the WAL buffer on tmpfs (emulated persistent memory), pg_wal on the data disk" ;;
+		fork-async) echo "the fork, pg_wal on tmpfs, synchronous_commit = off: the ceiling on the fork's binary" ;;
 		upstream) echo "upstream" ;;
 		fork)
 			if [ "$has_nvwal" = yes ]; then
@@ -54,24 +61,46 @@ nvwal_note()
 	echo
 }
 
+# async_of NAME: the configuration with synchronous_commit = off on NAME's
+# binary, if the run had one.
+async_of()
+{
+	local a=upstream-async
+	case "$1" in fork-*) a=fork-async ;; esac
+	printf '%s\n' "${names[@]}" | grep -qx -- "$a" && echo "$a"
+}
+
+# pcell S A B K M: the median (min-max) of the paired ratios A / B, each
+# from two runs of one repetition; "-" when there is no B.
+pcell()
+{
+	local p
+	[ -n "$3" ] || { echo -; return; }
+	p=$(paired "$1" "$2" "$3" "$4" "$5")
+	[ -n "$p" ] || { echo -; return; }
+	printf '%.3f (%s)' "$(median <<< "$p")" "$(range <<< "$p")"
+}
+
 # The table of a scenario measured across client counts: a row per client
-# count and configuration, with the ratios to the reference (upstream with
-# pg_wal on tmpfs) and to the ceiling (the same without durable commits).
+# count and configuration, with the ratios of medians to the reference
+# (upstream with pg_wal on tmpfs) and to the ceiling (upstream without
+# durable commits), and the paired ratio to the ceiling on the same binary.
 clients_table()
 {
 	local s=$1 metric=$2 list=$3 c n m
-	printf '| clients | configuration | TPS | / upstream-tmpfs | / upstream-async |'
+	printf '| clients | configuration | TPS | / upstream-tmpfs | / upstream-async | paired / async, same binary |'
 	[ "$s" = 1 ] && printf ' latency, ms |'
 	echo
-	printf '|---:|---|---:|---:|---:|'
+	printf '|---:|---|---:|---:|---:|---:|'
 	[ "$s" = 1 ] && printf -- '---:|'
 	echo
 	for c in $list; do
 		for n in "${names[@]}"; do
 			m=$(med "$s" "$n" "$c" "$metric")
-			printf '| %s | %s | %s (%s) | %s | %s |' "$c" "$n" "$m" "$(rng "$s" "$n" "$c" "$metric")" \
+			printf '| %s | %s | %s (%s) | %s | %s | %s |' "$c" "$n" "$m" "$(rng "$s" "$n" "$c" "$metric")" \
 				"$(ratio "$m" "$(med "$s" upstream-tmpfs "$c" "$metric")")" \
-				"$(ratio "$m" "$(med "$s" upstream-async "$c" "$metric")")"
+				"$(ratio "$m" "$(med "$s" upstream-async "$c" "$metric")")" \
+				"$(pcell "$s" "$n" "$(async_of "$n")" "$c" "$metric")"
 			[ "$s" = 1 ] && printf ' %s |' "$(med "$s" "$n" "$c" latency_ms)"
 			echo
 		done
@@ -88,9 +117,9 @@ png="$stem.png"
 	echo "- Machine: $machine; $filesystems; $compiler."
 	echo "- Upstream: $upstream_version, pristine; fork: $fork_version. Both meson debugoptimized, no assertions, the same options."
 	echo "- Every server: shared_buffers = 1GB, max_wal_size = 20GB, min_wal_size = 2GB, checkpoint_timeout = 1h, so that no checkpoint runs during a measurement; what differs is listed with each scenario, and every non-default setting at the end."
-	echo "- Each figure: median of $reps repetitions, (min-max); configurations alternate within every repetition."
+	echo "- Each figure: median of $reps repetitions, (min-max), after one warm-up run per server; configurations alternate within every repetition, their order rotating with each repetition and client count. Paired ratios: the median (min-max) of the $reps ratios, each from two runs of one repetition."
 	echo
-	echo "![plots of the six scenarios](${png##*/})"
+	echo "![plots of scenarios 1, 2, 3, 5 and 6](${png##*/})"
 	echo
 	echo "## 1. pgbench TPC-B (sort-of), -M prepared, scale $scale, $s1_secs s runs: TPS and average latency"
 	echo
@@ -101,10 +130,10 @@ png="$stem.png"
 	echo
 	echo "## 2. WAL-heavy inserts: one row with a 2,000-byte static string per transaction (stored uncompressed), $s2_clients clients, $s2_secs s runs: TPS"
 	echo
-	echo "| configuration | TPS | ratio to upstream-tmpfs |"
-	echo "|---|---:|---:|"
+	echo "| configuration | TPS | ratio to upstream-tmpfs | paired / async, same binary |"
+	echo "|---|---:|---:|---:|"
 	for n in "${names[@]}"; do
-		echo "| $n | $(cell 2 "$n" "$s2_clients" tps) | $(ratio "$(med 2 "$n" "$s2_clients" tps)" "$(med 2 upstream-tmpfs "$s2_clients" tps)") |"
+		echo "| $n | $(cell 2 "$n" "$s2_clients" tps) | $(ratio "$(med 2 "$n" "$s2_clients" tps)" "$(med 2 upstream-tmpfs "$s2_clients" tps)") | $(pcell 2 "$n" "$(async_of "$n")" "$s2_clients" tps) |"
 	done
 	echo
 	echo "## 3. Synchronous 8 kB writes: pg_test_fsync, one 8 kB write and its sync, $ptf_secs s per test: operations per second"
@@ -116,8 +145,13 @@ png="$stem.png"
 	echo
 	echo "## 4. WAL insertion scaling: \`INSERT INTO t SELECT generate_series(1, 10)\` per transaction, $s4_secs s runs: TPS"
 	echo
-	nvwal_note "parallel WAL insertion has not landed either, so the fork inserts WAL as upstream does."
-	clients_table 4 tps "$s4_clients"
+	if [ -n "${scaling_stem:-}" ]; then
+		echo "Upstream against the fork at several num_xloginsert_slots, with and without NVWAL, and the wait events sampled during the runs, in [\`${scaling_stem##*/}.md\`](${scaling_stem##*/}.md) (bench/scaling.sh):"
+		echo
+		echo "![TPS against clients](${scaling_stem##*/}.png)"
+	else
+		clients_table 4 tps "$s4_clients"
+	fi
 	echo
 	echo "## 5. DDL under load, wal_level = minimal"
 	echo
@@ -166,9 +200,8 @@ png="$stem.png"
 dat=$(mktemp -d)
 trap 'rm -rf "$dat"' EXIT
 q() { printf '"%s"' "$1"; }
-for s in 1 4; do
+for s in 1; do
 	list=$clients
-	[ $s = 4 ] && list=$s4_clients
 	for n in "${names[@]}"; do
 		for c in $list; do
 			echo "$c $(med $s "$n" "$c" tps) $(vals $s "$n" "$c" tps | sort -n | head -n 1) $(vals $s "$n" "$c" tps | sort -n | tail -n 1)"
@@ -221,10 +254,6 @@ plot "$dat/s3" using 2:3:4:xtic(1) with histograms title "fdatasync", "" using 5
 unset logscale y
 set yrange [0:*]
 
-set title "4. WAL insertion scaling (10-row INSERTs): TPS"
-@lines
-eval clients_plot("$dat/s4")
-
 set title "5. TPS around DDL, wal_level = minimal (configuration, wal_skip_threshold)"
 @bars
 plot "$dat/s5" using 2:3:4:xtic(1) with histograms title "before", "" using 5:6:7 with histograms title "during", "" using 8:9:10 with histograms title "after"
@@ -253,8 +282,13 @@ EOF
 	printf '| %s / upstream-tmpfs |' "$fork_best"
 	for c in $clients; do printf ' %s |' "$(ratio "$(med 1 "$fork_best" "$c" tps)" "$(med 1 upstream-tmpfs "$c" tps)")"; done
 	echo
+	if [ -n "$(async_of "$fork_best")" ]; then
+		printf '| %s / fork-async, paired |' "$fork_best"
+		for c in $clients; do printf ' %s |' "$(pcell 1 "$fork_best" fork-async "$c" tps)"; done
+		echo
+	fi
 	echo
-	echo "![the benchmark suite's six scenarios]($rel.png)"
+	echo "![the benchmark suite's scenarios 1, 2, 3, 5 and 6]($rel.png)"
 } > "$stem.summary.md"
 
 cat "$stem.md"

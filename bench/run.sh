@@ -12,6 +12,15 @@
 # (/dev/shm) with PMEM_IS_PMEM_FORCE=1, which makes libpmem flush CPU caches
 # (CLWB/CLFLUSHOPT + SFENCE) as on real persistent memory.
 #
+# Runs of one configuration vary by 10% and more on a small machine, more
+# than most differences to be measured, so: every server runs pgbench once
+# before measuring (discarded); the order of the configurations rotates
+# with each repetition and client count; and the report gives, besides the
+# median of each configuration, the median (min-max) of the per-repetition
+# ratios to synchronous_commit = off on the same binary (upstream-async,
+# fork-async), each from two runs of one repetition, which cancels slow
+# drifts of the machine.
+#
 # Each scenario reproduces a published experiment; see bench/README.md.
 # The raw measurements go to bench/results/<profile>-<date>.tsv, what they
 # were taken with to .meta, and bench/report.sh turns both into the .md
@@ -22,12 +31,12 @@
 profile=${BENCH_PROFILE:-quick}
 case "$profile" in
 	quick)
-		scale=50 reps=3 clients="1 8 32" s1_secs=10 s2_secs=10 ptf_secs=1
-		s4_secs=5 s4_clients="1 8 32"
+		scale=50 reps=5 clients="1 8 32" s1_secs=10 s2_secs=10 ptf_secs=1
+		s4_secs=5 s4_clients="1 2 4 8 16 32 64"
 		s5_clients=8 s5_before=5 s5_after=5 s5_tables=100 s5_rows=1000
 		s6_scale=50 s6_clients=8 s6_txns=2500 ;;
 	full)
-		scale=1000 reps=3 clients="1 4 8 16 32 64" s1_secs=300 s2_secs=120 ptf_secs=5
+		scale=1000 reps=5 clients="1 4 8 16 32 64" s1_secs=300 s2_secs=120 ptf_secs=5
 		s4_secs=60 s4_clients="1 2 4 8 16 32 64"
 		s5_clients=16 s5_before=30 s5_after=30 s5_tables=1000 s5_rows=1000
 		s6_scale=1000 s6_clients=16 s6_txns=25000 ;;
@@ -77,6 +86,7 @@ configs=(
 	"upstream-tmpfs|$upstream|$shmdir/upstream-tmpfs/pg_wal||"
 	"upstream-async|$upstream|$shmdir/upstream-async/pg_wal||synchronous_commit = off"
 	"fork-pmem_drain|$fork|$shmdir/fork-pmem_drain/pg_wal||wal_sync_method = pmem_drain"
+	"fork-async|$fork|$shmdir/fork-async/pg_wal||synchronous_commit = off"
 )
 if [ $has_nvwal = yes ]; then
 	configs+=("fork-nvwal|$fork|$work/fork-nvwal/pg_wal|--nvwal-path=$shmdir/fork-nvwal.nvwal --nvwal-size=1GB|")
@@ -120,14 +130,22 @@ for c in "${configs[@]}"; do
 	record_settings "$name"
 	port=$(free_port $((port + 1)))
 done
+n=${#names[@]}
+warm_up "${clients##* }" "$s1_secs" "${names[@]}"
+
+# in_turn REP CI: the configurations in the order of repetition REP at the
+# CI-th client count (from 0): each starts with another one.
+in_turn() { local i; for i in $(seq 0 $((n - 1))); do echo "${names[$(( ($1 - 1 + $2 + i) % n ))]}"; done; }
 
 # 1. pgbench TPC-B (sort-of), -M prepared.
 note "scenario 1: pgbench TPC-B, clients $clients, $s1_secs s, $reps repetitions"
 for rep in $(seq "$reps"); do
+	ci=0
 	for c in $clients; do
-		for name in "${names[@]}"; do
+		for name in $(in_turn "$rep" $ci); do
 			tpcb_run 1 "$name" "$c" "$rep" "$s1_secs"
 		done
+		ci=$((ci + 1))
 	done
 done
 
@@ -140,7 +158,7 @@ for name in "${names[@]}"; do
 		-c 'ALTER TABLE wal_heavy ALTER payload SET STORAGE EXTERNAL'
 done
 for rep in $(seq "$reps"); do
-	for name in "${names[@]}"; do
+	for name in $(in_turn "$rep" 0); do
 		out=$(pg "$name" pgbench -n -M prepared -f "$work/heavy.sql" -c "$s2_clients" -j 2 -T "$s2_secs" postgres 2>/dev/null || true)
 		record 2 "$name" "$s2_clients" "$rep" tps "$(tps_of <<< "$out")"
 	done
@@ -161,25 +179,25 @@ for rep in $(seq "$reps"); do
 	done
 done
 
-# 4. WAL insertion scaling: short transactions that each insert ten rows,
-# across client counts.
-note "scenario 4: WAL insertion scaling, clients $s4_clients, $s4_secs s"
-as_builder sh -c "echo 'INSERT INTO ins_scale SELECT generate_series(1, 10);' > '$work/ins.sql'"
-for name in "${names[@]}"; do
-	sql "$name" -c 'CREATE TABLE ins_scale (i int)'
-done
-for rep in $(seq "$reps"); do
-	for c in $s4_clients; do
-		for name in "${names[@]}"; do
-			out=$(pg "$name" pgbench -n -M prepared -f "$work/ins.sql" -c "$c" -j $(( c < 2 ? 1 : 2 )) -T "$s4_secs" postgres 2>/dev/null || true)
-			record 4 "$name" "$c" "$rep" tps "$(tps_of <<< "$out")"
-		done
-	done
-done
-
 for name in "${names[@]}"; do
 	case "$name" in upstream-tmpfs|"$fork_best") ;; *) server_stop "$name" ;; esac
 done
+
+# 4. WAL insertion scaling, with its own servers (upstream, and the fork at
+# several num_xloginsert_slots, with NVWAL and without) and its own report:
+# bench/scaling.sh.  A smoke run gives it the smoke run's binaries.
+note "scenario 4: WAL insertion scaling, clients $s4_clients, $s4_secs s (bench/scaling.sh)"
+scaling_log="$work/scaling.log"
+if [ "$profile" = smoke ]; then
+	BENCH_FORK_BIN=$fork BENCH_UPSTREAM_BIN=$upstream BENCH_RESULTS=$results BENCH_SLOTS="1 8" \
+		BENCH_SECONDS=$s4_secs BENCH_REPS=$reps BENCH_CLIENTS="$s4_clients" \
+		"$TOP/bench/scaling.sh" > "$scaling_log" 2>&1
+else
+	BENCH_SECONDS=$s4_secs BENCH_REPS=$reps BENCH_CLIENTS="$s4_clients" \
+		"$TOP/bench/scaling.sh" > "$scaling_log" 2>&1
+fi || die "scenario 4 failed; see $scaling_log"
+scaling_stem=$(sed -n 's/.*results in \(.*\)\.md and .*/\1/p' "$scaling_log" | tail -n 1)
+[ -n "$scaling_stem" ] || die "scenario 4 reported no results; see $scaling_log"
 
 # 5. DDL under load with wal_level = minimal: pgbench runs while one backend
 # creates and fills small tables, each in its own transaction, so that
@@ -218,7 +236,7 @@ during_tps()
 
 for rep in $(seq "$reps"); do
 	for thr in 2MB 0; do
-		for name in "${s5_configs[@]}"; do
+		for name in "${s5_configs[$(( (rep + 1) % 2 ))]}" "${s5_configs[$(( rep % 2 ))]}"; do
 			prog="$work/ddl-$name-$thr-$rep.progress"
 			as_builder "${BIN[$name]}/pgbench" -h 127.0.0.1 -p "${PORT[$name]}" -U postgres \
 				-n -M prepared -c "$s5_clients" -j 2 -T 3600 -P 1 --progress-timestamp postgres \
@@ -282,7 +300,7 @@ lsn_bytes() { echo $(( 16#${1%/*} * 4294967296 + 16#${1#*/} )); }
 
 for rep in $(seq "$reps"); do
 	for setting in off on-10 on-50; do
-		for name in "${s6_configs[@]}"; do
+		for name in "${s6_configs[$(( (rep + 1) % 2 ))]}" "${s6_configs[$(( rep % 2 ))]}"; do
 			crashed=${DATA[$name]} run="$work/redo-$name/run"
 			rm -rf "$run" "$run.log"
 			as_builder cp -a "$crashed" "$run"
@@ -316,7 +334,8 @@ rm -rf "$work"/redo-*/run
 {
 	declare -p profile scale reps clients s1_secs s2_secs s2_clients ptf_secs \
 		s4_secs s4_clients s5_clients s5_before s5_after s5_tables s5_rows \
-		s6_scale s6_clients s6_txns drop_caches has_nvwal fork_best names s5_configs s6_configs
+		s6_scale s6_clients s6_txns drop_caches has_nvwal fork_best names s5_configs s6_configs \
+		scaling_stem
 	run_at=$(date -u -d "@$start_time" '+%Y-%m-%d %H:%M UTC')
 	run_minutes=$(( ($(date +%s) - start_time + 59) / 60 ))
 	machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB of memory, Linux $(uname -r)"
