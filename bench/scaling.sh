@@ -161,6 +161,27 @@ share()
 		END { if (t) printf "%.1f", 100 * w / t; else print "-" }' "$RAW"
 }
 
+# by_config CELL: a table with a row per client count and a column per
+# configuration, each cell what the function CELL prints for the
+# configuration and the client count.
+by_config()
+{
+	local c name
+	printf '| clients |'; printf ' %s |' "${names[@]}"; echo
+	printf '|---:|'; printf -- '---:|%.0s' "${names[@]}"; echo
+	for c in $clients; do
+		printf '| %s |' "$c"
+		for name in "${names[@]}"; do printf ' %s |' "$("$1" "$name" "$c")"; done
+		echo
+	done
+}
+tps_cell() { printf '%s (%s)' "$(med scaling "$1" "$2" tps)" "$(rng scaling "$1" "$2" tps)"; }
+wait_cell()
+{
+	printf '%s / %s / %s' "$(share "$1" "$2" LWLock:WALInsert)" \
+		"$(share "$1" "$2" LWLock:WALWrite)" "$(share "$1" "$2" LWLock:NvwalFlush IO:NvwalPersist)"
+}
+
 {
 	echo "# WAL insertion scaling: INSERT INTO foo SELECT generate_series(1, 10)"
 	echo
@@ -174,13 +195,7 @@ share()
 	echo
 	echo "## TPS"
 	echo
-	printf '| clients |'; printf ' %s |' "${names[@]}"; echo
-	printf '|---:|'; printf -- '---:|%.0s' "${names[@]}"; echo
-	for c in $clients; do
-		printf '| %s |' "$c"
-		for name in "${names[@]}"; do printf ' %s (%s) |' "$(med scaling "$name" "$c" tps)" "$(rng scaling "$name" "$c" tps)"; done
-		echo
-	done
+	by_config tps_cell
 	echo
 	echo "## Paired ratios against synchronous_commit = off (async), and of the fork at 8 slots against upstream"
 	echo
@@ -194,16 +209,7 @@ share()
 	echo
 	echo "## Waits: % of samples on WALInsert / WALWrite / NVWAL"
 	echo
-	printf '| clients |'; printf ' %s |' "${names[@]}"; echo
-	printf '|---:|'; printf -- '---:|%.0s' "${names[@]}"; echo
-	for c in $clients; do
-		printf '| %s |' "$c"
-		for name in "${names[@]}"; do
-			printf ' %s / %s / %s |' "$(share "$name" "$c" LWLock:WALInsert)" \
-				"$(share "$name" "$c" LWLock:WALWrite)" "$(share "$name" "$c" LWLock:NvwalFlush IO:NvwalPersist)"
-		done
-		echo
-	done
+	by_config wait_cell
 } > "$stem.md"
 
 # The plot: median TPS against clients, log scale of clients.
