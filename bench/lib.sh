@@ -131,6 +131,64 @@ paired()
 		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
 }
 
+# The wait event sampler, bench_wait_sample(SECS), which BENCH_SAMPLER_SQL
+# creates: every 10 ms for SECS seconds, what each client backend that is
+# running a query waits on ("CPU" when nothing), counted.  The snapshot of
+# pg_stat_activity is cleared before each sample, as it would otherwise be
+# kept for the whole transaction.  It writes nothing.
+BENCH_SAMPLER_SQL=$(cat <<'EOF'
+CREATE FUNCTION bench_wait_sample(secs float8)
+RETURNS TABLE (event text, n bigint) LANGUAGE plpgsql AS $$
+DECLARE
+	stop timestamptz := clock_timestamp() + secs * interval '1 second';
+	counts jsonb := '{}';
+	r record;
+BEGIN
+	WHILE clock_timestamp() < stop LOOP
+		PERFORM pg_stat_clear_snapshot();
+		FOR r IN
+			SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS e
+			  FROM pg_stat_activity
+			 WHERE backend_type = 'client backend' AND state = 'active'
+			   AND pid <> pg_backend_pid()
+		LOOP
+			counts := jsonb_set(counts, ARRAY[r.e],
+								to_jsonb(coalesce((counts->>r.e)::bigint, 0) + 1));
+		END LOOP;
+		PERFORM pg_sleep(0.01);
+	END LOOP;
+	RETURN QUERY SELECT key, value::bigint FROM jsonb_each_text(counts);
+END
+$$;
+EOF
+)
+
+# record_waits SCENARIO NAME KEY REP FILE: record the counts that the
+# sampler wrote into FILE (tab-separated), as metrics "w:" and the wait
+# event, and "samples" for all of them.
+record_waits()
+{
+	local ev cnt total=0
+	while IFS=$'\t' read -r ev cnt; do
+		printf '%s\t%s\t%s\t%s\tw:%s\t%s\n' "$1" "$2" "$3" "$4" "$ev" "$cnt" >> "$RAW"
+		total=$((total + cnt))
+	done < "$5"
+	printf '%s\t%s\t%s\t%s\tsamples\t%s\n' "$1" "$2" "$3" "$4" "$total" >> "$RAW"
+}
+
+# share SCENARIO NAME KEY EVENT...: the percentage of NAME's samples at KEY,
+# all repetitions together, that waited on one of the EVENTs.
+share()
+{
+	local s=$1 name=$2 key=$3
+	shift 3
+	awk -F'\t' -v s="$s" -v c="$key" -v n="$name" -v evs="$*" '
+		BEGIN { k = split(evs, e, " "); for (i = 1; i <= k; i++) want["w:" e[i]] = 1 }
+		$1 == s && $2 == n && $3 == c && $5 == "samples" { t += $6 }
+		$1 == s && $2 == n && $3 == c && ($5 in want) { w += $6 }
+		END { if (t) printf "%.1f", 100 * w / t; else print "-" }' "$RAW"
+}
+
 # machine: the cores, processor and memory of this machine, for a report.
 machine()
 {

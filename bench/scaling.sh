@@ -54,37 +54,6 @@ else
 	upstream="$BUILD/upstream-install/bin"
 fi
 
-# The sampler: every 10 ms for SECS seconds, what each client backend that
-# is running a query waits on ("CPU" when nothing), counted.  The snapshot of
-# pg_stat_activity is cleared before each sample, as it would otherwise be
-# kept for the whole transaction.  It writes nothing.
-sampler_sql=$(cat <<'EOF'
-CREATE FUNCTION bench_wait_sample(secs float8)
-RETURNS TABLE (event text, n bigint) LANGUAGE plpgsql AS $$
-DECLARE
-	stop timestamptz := clock_timestamp() + secs * interval '1 second';
-	counts jsonb := '{}';
-	r record;
-BEGIN
-	WHILE clock_timestamp() < stop LOOP
-		PERFORM pg_stat_clear_snapshot();
-		FOR r IN
-			SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS e
-			  FROM pg_stat_activity
-			 WHERE backend_type = 'client backend' AND state = 'active'
-			   AND pid <> pg_backend_pid()
-		LOOP
-			counts := jsonb_set(counts, ARRAY[r.e],
-								to_jsonb(coalesce((counts->>r.e)::bigint, 0) + 1));
-		END LOOP;
-		PERFORM pg_sleep(0.01);
-	END LOOP;
-	RETURN QUERY SELECT key, value::bigint FROM jsonb_each_text(counts);
-END
-$$;
-EOF
-)
-
 port=$(free_port "${BENCH_PORT:-5500}")
 for name in "${names[@]}"; do
 	b=$bin
@@ -100,7 +69,7 @@ for name in "${names[@]}"; do
 		async) settings+=("synchronous_commit = off") ;;
 	esac
 	bench_cluster "$name" "$b" "$work/$name/data" "$port" 1 "${opts[@]}" -- "${settings[@]}"
-	sql "$name" -c "CREATE TABLE foo (i int)" -c "$sampler_sql"
+	sql "$name" -c "CREATE TABLE foo (i int)" -c "$BENCH_SAMPLER_SQL"
 	port=$(free_port $((port + 1)))
 done
 echo 'INSERT INTO foo SELECT generate_series(1, 10);' > "$work/insert10.sql"
@@ -111,17 +80,12 @@ chmod a+r "$work/insert10.sql"
 # event, "samples" for all of them), recorded.
 insert_run()
 {
-	local out samples ev cnt total=0
-	samples="$work/samples.$1"
+	local out samples="$work/samples.$1"
 	sql "$1" -F $'\t' -c "SELECT * FROM bench_wait_sample($seconds)" > "$samples" &
 	out=$(pg "$1" pgbench -n -c "$2" -j $(( $2 < 2 ? 1 : 2 )) -T "$seconds" -f "$work/insert10.sql" postgres 2>/dev/null || true)
 	wait $! || die "$1: the wait event sampler failed"
 	record scaling "$1" "$2" "$3" tps "$(tps_of <<< "$out")"
-	while IFS=$'\t' read -r ev cnt; do
-		printf 'scaling\t%s\t%s\t%s\tw:%s\t%s\n' "$1" "$2" "$3" "$ev" "$cnt" >> "$RAW"
-		total=$((total + cnt))
-	done < "$samples"
-	printf 'scaling\t%s\t%s\t%s\tsamples\t%s\n' "$1" "$2" "$3" "$total" >> "$RAW"
+	record_waits scaling "$1" "$2" "$3" "$samples"
 }
 
 maxc=$(tr ' ' '\n' <<< "$clients" | sort -n | tail -1)
@@ -148,19 +112,6 @@ done
 
 # pr A B C: median (min-max) of the paired TPS ratios A / B at C clients.
 pr() { local p; p=$(paired scaling "$1" "$2" "$3" tps); printf "%.2f (%s)" "$(median <<< "$p")" "$(range <<< "$p")"; }
-# share NAME C EVENT...: the percentage of NAME's samples at C clients, all
-# repetitions together, that waited on one of the EVENTs.
-share()
-{
-	local name=$1 c=$2
-	shift 2
-	awk -F'\t' -v s=scaling -v c="$c" -v n="$name" -v evs="$*" '
-		BEGIN { k = split(evs, e, " "); for (i = 1; i <= k; i++) want["w:" e[i]] = 1 }
-		$1 == s && $2 == n && $3 == c && $5 == "samples" { t += $6 }
-		$1 == s && $2 == n && $3 == c && ($5 in want) { w += $6 }
-		END { if (t) printf "%.1f", 100 * w / t; else print "-" }' "$RAW"
-}
-
 # by_config CELL: a table with a row per client count and a column per
 # configuration, each cell what the function CELL prints for the
 # configuration and the client count.
@@ -178,8 +129,8 @@ by_config()
 tps_cell() { printf '%s (%s)' "$(med scaling "$1" "$2" tps)" "$(rng scaling "$1" "$2" tps)"; }
 wait_cell()
 {
-	printf '%s / %s / %s' "$(share "$1" "$2" LWLock:WALInsert)" \
-		"$(share "$1" "$2" LWLock:WALWrite)" "$(share "$1" "$2" LWLock:NvwalFlush IO:NvwalPersist)"
+	printf '%s / %s / %s' "$(share scaling "$1" "$2" LWLock:WALInsert)" \
+		"$(share scaling "$1" "$2" LWLock:WALWrite)" "$(share scaling "$1" "$2" LWLock:NvwalFlush IO:NvwalPersist)"
 }
 
 {
