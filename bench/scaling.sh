@@ -148,14 +148,19 @@ wait_cell()
 	echo
 	by_config tps_cell
 	echo
-	echo "## Paired ratios against synchronous_commit = off (async), and of the fork at 8 slots against upstream"
+	# the fork at 8 slots against upstream, if 8 is among the slot counts
+	s8=$(printf '%s\n' "${names[@]}" | grep -qx fork-s8 && echo yes || true)
+	echo "## Paired ratios against synchronous_commit = off (async)${s8:+, and of the fork at 8 slots against upstream}"
 	echo
-	printf '| clients |'; for name in "${names[@]}"; do [ "$name" = async ] || printf ' %s / async |' "$name"; done; echo ' fork-s8 / upstream |'
-	printf '|---:|'; for name in "${names[@]}"; do [ "$name" = async ] || printf -- '---:|'; done; printf -- '---:|\n'
+	printf '| clients |'; for name in "${names[@]}"; do [ "$name" = async ] || printf ' %s / async |' "$name"; done
+	[ -n "$s8" ] && printf ' fork-s8 / upstream |'; echo
+	printf '|---:|'; for name in "${names[@]}"; do [ "$name" = async ] || printf -- '---:|'; done
+	[ -n "$s8" ] && printf -- '---:|'; echo
 	for c in $clients; do
 		printf '| %s |' "$c"
 		for name in "${names[@]}"; do [ "$name" = async ] || printf ' %s |' "$(pr "$name" async "$c")"; done
-		printf ' %s |\n' "$(pr fork-s8 upstream "$c")"
+		[ -n "$s8" ] && printf ' %s |' "$(pr fork-s8 upstream "$c")"
+		echo
 	done
 	echo
 	echo "## Waits: % of samples on WALInsert / WALWrite / NVWAL"
