@@ -140,7 +140,9 @@ else
 	# base backup of an NVWAL cluster make their own NVWAL file when they
 	# first start, so replication tests run with both sides on NVWAL.  The
 	# pmem_drain pass runs with num_xloginsert_slots = 1 and the NVWAL pass
-	# with 128, the ends of its range, so that the tests kept see both.
+	# with 128, the ends of its range, so that the tests kept see both;
+	# the NVWAL pass persists at insertion (nvwal_persist_at = insert, the
+	# default), each inserter flushing its own WAL.
 	#
 	# Both passes leave out what cannot catch a defect of theirs, so that
 	# make check stays well within CI's time:
