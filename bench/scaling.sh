@@ -70,6 +70,9 @@ for name in "${names[@]}"; do
 	esac
 	bench_cluster "$name" "$b" "$work/$name/data" "$port" 1 "${opts[@]}" -- "${settings[@]}"
 	sql "$name" -c "CREATE TABLE foo (i int)" -c "$BENCH_SAMPLER_SQL"
+	case "$name" in
+		nvwal-s*) persist_at=$(sql "$name" -c "SHOW nvwal_persist_at") ;;
+	esac
 	port=$(free_port $((port + 1)))
 done
 echo 'INSERT INTO foo SELECT generate_series(1, 10);' > "$work/insert10.sql"
@@ -138,7 +141,7 @@ wait_cell()
 	echo
 	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'); $(machine); $("$bin/postgres" --version) and pristine $("$upstream/postgres" --version | awk '{ print $NF }'), both optimized, no assertions."
 	echo "**Persistent memory is emulated**: the NVWAL files on tmpfs ($shm), PMEM_IS_PMEM_FORCE=1; pg_wal on tmpfs for every configuration."
-	echo "Every server: $(IFS=,; echo "${BENCH_SETTINGS[*]}" | sed 's/,/, /g'), autovacuum = off; nvwal_persist_at = commit (the default); async: synchronous_commit = off, 8 slots."
+	echo "Every server: $(IFS=,; echo "${BENCH_SETTINGS[*]}" | sed 's/,/, /g'), autovacuum = off; nvwal_persist_at = ${persist_at:-?} (the default); async: synchronous_commit = off, 8 slots."
 	echo "pgbench -n, $seconds s runs after one warm-up run per server, $reps repetitions, the configurations' order rotating; median TPS (min-max)."
 	echo "Paired: the median (min-max) of the $reps ratios, each from two runs of one repetition at one client count."
 	echo "Waits: of the samples of pg_stat_activity taken every 10 ms during the runs, over client backends running a query, the share (%) waiting on LWLock:WALInsert / LWLock:WALWrite / NVWAL (LWLock:NvwalFlush or IO:NvwalPersist), all repetitions together."
