@@ -273,8 +273,9 @@ for name in "${s5_configs[@]}"; do server_stop "$name"; done
 #
 # pg_wal is in the data directory: wal_sync_method does not change redo.
 # With NVWAL, the fork's cluster has an NVWAL file (on tmpfs), copied along
-# with each copy of the cluster: startup copies the WAL that only its ring
-# holds into pg_wal before redo.
+# with each copy of the cluster: recovery reads the WAL that only its ring
+# holds from the ring (patch 0024; before it, startup copied that WAL into
+# pg_wal before redo).
 s6_configs=(upstream fork)
 drop_caches=no
 if [ "$(id -u)" -eq 0 ] && sync && (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null; then

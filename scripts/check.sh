@@ -160,8 +160,9 @@ else
 	#    carry changes from the publisher's WAL in every way a walsender
 	#    sends them (plain, streamed, two-phase, cascaded).
 	# Also left out of the NVWAL pass: the tests that write into pg_wal
-	# behind a stopped server's back (recovery 026, 039, 043), where startup
-	# copies the ring's WAL over what they wrote; and recovery 042, whose
+	# behind a stopped server's back (recovery 026, 039, 043): they stop it
+	# immediately, and recovery then reads the WAL that the ring holds in
+	# place of what they wrote; and recovery 042, whose
 	# first half starts a file-by-file copy of a running cluster without its
 	# backup_label and expects it to start with a table missing: the copy's
 	# NVWAL file is older than its pg_control, which was copied last, and
