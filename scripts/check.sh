@@ -16,6 +16,10 @@ total_pass=0 total_fail=0 total_skip=0
 failures=""
 start=$(date +%s)
 
+# Whatever stops this script early, its last line still counts: CI reads it.
+summarized=0
+trap '[ $summarized -eq 1 ] || { echo "make check: stopped early (exit $?), a defect of scripts/check.sh"; echo "$total_pass passed, $((total_fail + 1)) failed"; }' EXIT
+
 # failed_because WHAT: note a failure that no test result counts, and say
 # so now and at the end.
 failed_because()
@@ -93,9 +97,15 @@ run_pass()
 
 			# for the end: the test, and its first failed checks
 			failures+="  pass \"$name\": $tname ($result)"$'\n'
-			why=$(find "$dir" -name 'regress_log_*' \
-				-exec grep -h -m 2 -E '^(\[[0-9:.]+\]\([0-9.]+s\) )?(not ok|Bail out)' {} + 2>/dev/null |
+			# A test that died has no failed check to show: grep then
+			# fails, and must not end this script (set -e, pipefail).
+			why=$( (find "$dir" -name 'regress_log_*' \
+				-exec grep -h -m 2 -E '^(\[[0-9:.]+\]\([0-9.]+s\) )?(not ok|Bail out)' {} + 2>/dev/null || true) |
 				head -n 2 | cut -c 1-160 | sed 's/^/      /')
+			# or, for a test that died, why it did
+			[ -n "$why" ] || why=$( (find "$dir" -name 'regress_log_*' \
+				-exec grep -h -m 1 -E ' at [^ ]+ line [0-9]+\.$' {} + 2>/dev/null || true) |
+				head -n 1 | cut -c 1-160 | sed 's/^/      /')
 			[ -z "$why" ] || failures+="$why"$'\n'
 		done <<< "$failed"
 		echo
@@ -225,5 +235,6 @@ if [ -n "$failures" ]; then
 fi
 line="$total_pass passed, $total_fail failed"
 [ "$total_skip" -gt 0 ] && line="$line, $total_skip skipped"
+summarized=1
 echo "$line"
 [ "$total_fail" -eq 0 ]
