@@ -19,15 +19,19 @@ command -v gnuplot >/dev/null || die "gnuplot is not installed; run 'make deps'"
 
 # Every scenario must have produced numbers; the smoke run checks nothing
 # else.
-for s in 1 2 3 5 6; do
+# Scenarios 4 and 6 have their own results (bench/scaling.sh,
+# bench/recovery.sh); older runs kept theirs in $RAW.
+for s in 1 2 3 5 $([ -n "${recovery_stem:-}" ] || echo 6); do
 	awk -F'\t' -v s="$s" '$1 == s && $6 != "" { found = 1 } END { exit !found }' "$RAW" ||
 		die "scenario $s produced no numbers; see $RAW"
 done
-# Scenario 4 has its own results (bench/scaling.sh); older runs kept theirs
-# in $RAW.
 if [ -n "${scaling_stem:-}" ]; then
 	[ -s "$scaling_stem.md" ] && [ -s "$scaling_stem.png" ] ||
 		die "scenario 4 produced no results: no $scaling_stem.md and .png"
+fi
+if [ -n "${recovery_stem:-}" ]; then
+	[ -s "$recovery_stem.md" ] && [ -s "$recovery_stem.png" ] ||
+		die "scenario 6 produced no results: no $recovery_stem.md and .png"
 fi
 
 # cell S C K M: "median (min-max)"
@@ -119,7 +123,7 @@ png="$stem.png"
 	echo "- Every server: shared_buffers = 1GB, max_wal_size = 20GB, min_wal_size = 2GB, checkpoint_timeout = 1h, so that no checkpoint runs during a measurement; what differs is listed with each scenario, and every non-default setting at the end."
 	echo "- Each figure: median of $reps repetitions, (min-max), after one warm-up run per server; configurations alternate within every repetition, their order rotating with each repetition and client count. Paired ratios: the median (min-max) of the $reps ratios, each from two runs of one repetition."
 	echo
-	echo "![plots of scenarios 1, 2, 3, 5 and 6](${png##*/})"
+	echo "![plots of scenarios 1, 2, 3 and 5$([ -n "${recovery_stem:-}" ] || echo " and 6")](${png##*/})"
 	echo
 	echo "## 1. pgbench TPC-B (sort-of), -M prepared, scale $scale, $s1_secs s runs: TPS and average latency"
 	echo
@@ -168,6 +172,11 @@ png="$stem.png"
 	echo
 	echo "## 6. Recovery time"
 	echo
+	if [ -n "${recovery_stem:-}" ]; then
+		echo "Crash recovery of upstream, the fork and the fork on NVWAL (full_page_writes on and off, recovery_prefetch off and on, page cache dropped), and replay on a plain and an NVWAL standby under synchronous_commit = remote_apply, in [\`${recovery_stem##*/}.md\`](${recovery_stem##*/}.md) (bench/recovery.sh):"
+		echo
+		echo "![redo time](${recovery_stem##*/}.png)"
+	else
 	echo "After a checkpoint, pgbench TPC-B (scale $s6_scale, $s6_clients clients, $s6_txns transactions each, full_page_writes on) writes WAL; the server is crashed (immediate shutdown) and copies of the crashed cluster redo it. Redo time from the server's \"redo done\" message; page cache dropped before each redo: $drop_caches. pg_wal is in the data directory."
 	echo
 	nvwal_note "the fork redoes from pg_wal exactly as upstream does."
@@ -188,6 +197,7 @@ png="$stem.png"
 		done
 		echo " $(ratio "$(med 6 fork "$setting" redo_s)" "$(med 6 upstream "$setting" redo_s)") | $(med 6 upstream "$setting" wal_mb) |"
 	done
+	fi
 	echo
 	echo "## Settings"
 	echo
@@ -217,11 +227,17 @@ for thr in 2MB 0; do
 		echo "$(q "$n, $thr") $(mm 5 "$n" "$thr" tps_before) $(mm 5 "$n" "$thr" tps_during) $(mm 5 "$n" "$thr" tps_after)"
 	done
 done > "$dat/s5"
-for setting in off on-10 on-50; do
-	line=$(q "$setting")
-	for n in "${s6_configs[@]}"; do line="$line $(mm 6 "$n" "$setting" redo_s)"; done
-	echo "$line"
-done > "$dat/s6"
+# the panel of scenario 6, for older runs only
+s6_panel=
+if [ -z "${recovery_stem:-}" ]; then
+	for setting in off on-10 on-50; do
+		line=$(q "$setting")
+		for n in "${s6_configs[@]}"; do line="$line $(mm 6 "$n" "$setting" redo_s)"; done
+		echo "$line"
+	done > "$dat/s6"
+	s6_panel="set title \"6. Redo time, s (recovery_prefetch, maintenance_io_concurrency)\"
+plot \"$dat/s6\" using 2:3:4:xtic(1) with histograms title \"${s6_configs[0]}\", \"\" using 5:6:7 with histograms title \"${s6_configs[1]}\""
+fi
 
 title="$profile profile, $run_at; persistent memory EMULATED (tmpfs, PMEM_IS_PMEM_FORCE=1)"
 gnuplot <<EOF || die "gnuplot failed"
@@ -258,8 +274,7 @@ set title "5. TPS around DDL, wal_level = minimal (configuration, wal_skip_thres
 @bars
 plot "$dat/s5" using 2:3:4:xtic(1) with histograms title "before", "" using 5:6:7 with histograms title "during", "" using 8:9:10 with histograms title "after"
 
-set title "6. Redo time, s (recovery_prefetch, maintenance_io_concurrency)"
-plot "$dat/s6" using 2:3:4:xtic(1) with histograms title "${s6_configs[0]}", "" using 5:6:7 with histograms title "${s6_configs[1]}"
+$s6_panel
 unset multiplot
 EOF
 
@@ -288,7 +303,7 @@ EOF
 		echo
 	fi
 	echo
-	echo "![the benchmark suite's scenarios 1, 2, 3, 5 and 6]($rel.png)"
+	echo "![the benchmark suite's scenarios 1, 2, 3 and 5$([ -n "${recovery_stem:-}" ] || echo " and 6")]($rel.png)"
 } > "$stem.summary.md"
 
 cat "$stem.md"

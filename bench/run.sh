@@ -33,18 +33,15 @@ case "$profile" in
 	quick)
 		scale=50 reps=5 clients="1 8 32" s1_secs=10 s2_secs=10 ptf_secs=1
 		s4_secs=5 s4_clients="1 2 4 8 16 32 64"
-		s5_clients=8 s5_before=5 s5_after=5 s5_tables=100 s5_rows=1000
-		s6_scale=50 s6_clients=8 s6_txns=2500 ;;
+		s5_clients=8 s5_before=5 s5_after=5 s5_tables=100 s5_rows=1000 ;;
 	full)
 		scale=1000 reps=5 clients="1 4 8 16 32 64" s1_secs=300 s2_secs=120 ptf_secs=5
 		s4_secs=60 s4_clients="1 2 4 8 16 32 64"
-		s5_clients=16 s5_before=30 s5_after=30 s5_tables=1000 s5_rows=1000
-		s6_scale=1000 s6_clients=16 s6_txns=25000 ;;
+		s5_clients=16 s5_before=30 s5_after=30 s5_tables=1000 s5_rows=1000 ;;
 	smoke)
 		scale=1 reps=1 clients="1 8" s1_secs=2 s2_secs=2 ptf_secs=1
 		s4_secs=2 s4_clients="1 8"
-		s5_clients=4 s5_before=3 s5_after=3 s5_tables=5 s5_rows=100
-		s6_scale=1 s6_clients=2 s6_txns=200 ;;
+		s5_clients=4 s5_before=3 s5_after=3 s5_tables=5 s5_rows=100 ;;
 	*) die "BENCH_PROFILE must be quick, full or smoke" ;;
 esac
 s2_clients=${clients##* }
@@ -265,78 +262,27 @@ for rep in $(seq "$reps"); do
 done
 for name in "${s5_configs[@]}"; do server_stop "$name"; done
 
-# 6. Recovery time: each binary writes the same amount of WAL (a fixed
-# number of pgbench transactions after a checkpoint) and crashes; copies of
-# the crashed cluster then redo it with recovery_prefetch off, and on with
-# maintenance_io_concurrency 10 and 50.  When we are root, the kernel's
-# page cache is dropped before each redo so that redo reads from the disk.
-#
-# pg_wal is in the data directory: wal_sync_method does not change redo.
-# With NVWAL, the fork's cluster has an NVWAL file (on tmpfs), copied along
-# with each copy of the cluster: recovery reads the WAL that only its ring
-# holds from the ring (patch 0024; before it, startup copied that WAL into
-# pg_wal before redo).
-s6_configs=(upstream fork)
-drop_caches=no
-if [ "$(id -u)" -eq 0 ] && sync && (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null; then
-	drop_caches=yes
-fi
-note "scenario 6: recovery time, ${s6_configs[*]} (page cache dropped: $drop_caches)"
-for name in "${s6_configs[@]}"; do
-	initopts=()
-	if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
-		initopts=(--nvwal-path="$shmdir/redo-fork.nvwal" --nvwal-size=1GB)
-	fi
-	bench_cluster "$name" "$([ "$name" = upstream ] && echo "$upstream" || echo "$fork")" \
-		"$work/redo-$name/crashed" "$port" "$s6_scale" "${initopts[@]}"
-	record_settings "$name"
-	pg "$name" pgbench -M prepared -c "$s6_clients" -j 2 -t "$s6_txns" postgres > "$work/redo-$name.gen.log" 2>&1 ||
-		die "pgbench failed for $name; see $work/redo-$name.gen.log"
-	server_stop "$name" immediate
-	port=$(free_port $((port + 1)))
-done
-
-# lsn_bytes X/Y: an LSN as a byte position.
-lsn_bytes() { echo $(( 16#${1%/*} * 4294967296 + 16#${1#*/} )); }
-
-for rep in $(seq "$reps"); do
-	for setting in off on-10 on-50; do
-		for name in "${s6_configs[$(( (rep + 1) % 2 ))]}" "${s6_configs[$(( rep % 2 ))]}"; do
-			crashed=${DATA[$name]} run="$work/redo-$name/run"
-			rm -rf "$run" "$run.log"
-			as_builder cp -a "$crashed" "$run"
-			if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
-				as_builder cp "$shmdir/redo-fork.nvwal" "$shmdir/redo-fork-run.nvwal"
-			fi
-			{
-				echo "recovery_prefetch = ${setting%%-*}"
-				[ "$setting" = off ] || echo "maintenance_io_concurrency = ${setting#*-}"
-				if [ "$name" = fork ] && [ $has_nvwal = yes ]; then
-					echo "nvwal_path = '$shmdir/redo-fork-run.nvwal'"
-				fi
-			} | as_builder tee -a "$run/postgresql.conf" >/dev/null
-			[ $drop_caches = yes ] && sync && echo 3 > /proc/sys/vm/drop_caches
-			DATA[$name]=$run
-			server_start "$name"
-			server_stop "$name" immediate
-			DATA[$name]=$crashed
-			done_line=$(grep -m1 'redo done at' "$run.log" || true)
-			[ -n "$done_line" ] || die "$name did not redo any WAL; see $run.log"
-			starts=$(grep -m1 -o 'redo starts at [0-9A-F]*/[0-9A-F]*' "$run.log" | awk '{ print $4 }')
-			ends=$(awk '{ for (i = 1; i < NF; i++) if ($i == "done" && $(i + 1) == "at") print $(i + 2) }' <<< "$done_line")
-			record 6 "$name" "$setting" "$rep" redo_s "$(sed -n 's/.*elapsed: \([0-9.]*\) s.*/\1/p' <<< "$done_line")"
-			record 6 "$name" "$setting" "$rep" wal_mb "$(( ($(lsn_bytes "$ends") - $(lsn_bytes "$starts")) / 1048576 ))"
-		done
-	done
-done
-rm -rf "$work"/redo-*/run
+# 6. Recovery and replay, with servers and a report of its own
+# (bench/recovery.sh): crash recovery of upstream, the fork and the fork on
+# NVWAL, full_page_writes on and off, recovery_prefetch off and on, with the
+# page cache dropped; and replay on a plain and an NVWAL standby under
+# synchronous_commit = remote_apply.  A smoke run gives it its binaries.
+note "scenario 6: recovery and replay (bench/recovery.sh)"
+recovery_log="$work/recovery.log"
+if [ "$profile" = smoke ]; then
+	BENCH_PROFILE=smoke BENCH_FORK_BIN=$fork BENCH_UPSTREAM_BIN=$upstream BENCH_RESULTS=$results \
+		BENCH_PORT=$((port + 1)) "$TOP/bench/recovery.sh" > "$recovery_log" 2>&1
+else
+	BENCH_PROFILE=$profile BENCH_PORT=$((port + 1)) "$TOP/bench/recovery.sh" > "$recovery_log" 2>&1
+fi || die "scenario 6 failed; see $recovery_log"
+recovery_stem=$(sed -n 's/.*results in \(.*\)\.md and .*/\1/p' "$recovery_log" | tail -n 1)
+[ -n "$recovery_stem" ] || die "scenario 6 reported no results; see $recovery_log"
 
 # What the report needs besides the numbers.
 {
 	declare -p profile scale reps clients s1_secs s2_secs s2_clients ptf_secs \
 		s4_secs s4_clients s5_clients s5_before s5_after s5_tables s5_rows \
-		s6_scale s6_clients s6_txns drop_caches has_nvwal fork_best names s5_configs s6_configs \
-		scaling_stem
+		has_nvwal fork_best names s5_configs scaling_stem recovery_stem
 	run_at=$(date -u -d "@$start_time" '+%Y-%m-%d %H:%M UTC')
 	run_minutes=$(( ($(date +%s) - start_time + 59) / 60 ))
 	machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GB of memory, Linux $(uname -r)"
