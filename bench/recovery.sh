@@ -66,6 +66,7 @@ esac
 scale=${BENCH_SCALE:-$scale}
 reps=${BENCH_REPS:-$reps}
 sb_secs=${BENCH_STANDBY_SECONDS:-$sb_secs}
+sb_scale=${BENCH_STANDBY_SCALE:-$sb_scale}
 settings_list=(off on-10 on-50)
 configs=(upstream fork fork-nvwal fork-ring)
 [ -n "${BENCH_BASELINE_BIN:-}" ] && configs+=(prev-ring)
@@ -96,16 +97,17 @@ SETTINGS=(
 	"min_wal_size = 2GB"
 	"checkpoint_timeout = 1h"
 	"autovacuum = off"
+	"restart_after_crash = off"
 )
 # The NVWAL ring: large enough for all the WAL of a run (the report says
 # how much of it was in the ring only at the crash).
-case "$profile" in quick) ring=1GB ;; full) ring=8GB ;; smoke) ring=64MB ;; esac
+case "$profile" in quick) ring=1GB ;; full) ring=4GB ;; smoke) ring=64MB ;; esac
 ring=${BENCH_RING:-$ring}
 
 # ms_of TIMESTAMP: a log line's "YYYY-MM-DD HH:MM:SS.mmm" in milliseconds.
 ms_of() { date -u -d "$1" +%s%3N; }
 # at LOG PATTERN: the time of LOG's first line matching PATTERN.
-at() { ms_of "$(grep -m1 -e "$2" "$1" | cut -c1-23)"; }
+at() { local l; l=$(grep -m1 -e "$2" "$1") || die "no \"$2\" in $1"; ms_of "${l:0:23}"; }
 # lsn_bytes X/Y: an LSN as a byte position.
 lsn_bytes() { echo $(( 16#${1%/*} * 4294967296 + 16#${1#*/} )); }
 
@@ -168,7 +170,12 @@ for c in "${configs[@]}"; do
 		# stopped: it is all in the ring only at the crash.
 		case "$c" in
 			*-ring)
-				walwriter=$(pgrep -P "$pm" -f walwriter) || die "found no WAL writer under postmaster $pm"
+				walwriter=
+				for t in $(seq 50); do
+					walwriter=$(pgrep -P "$pm" -f walwriter) && break
+					sleep 0.1
+				done
+				[ -n "$walwriter" ] || die "found no WAL writer under postmaster $pm"
 				kill -STOP "$walwriter"
 				;;
 		esac
@@ -236,6 +243,7 @@ for c in "${configs[@]}"; do rm -rf "${work:?}/$c" "$shmdir/$c"-*.nvwal; done
 
 # Standby replay.
 note "standby replay: plain and NVWAL standbys, synchronous_commit = remote_apply, ${sb_secs} s runs"
+port=$(free_port "$port")
 BIN[primary]=$bin DATA[primary]=$work/primary/data PORT[primary]=$port
 init_cluster "$bin" "${DATA[primary]}" "$port" --waldir="$shmdir/primary/pg_wal" -- "${SETTINGS[@]}" \
 	"wal_keep_size = 4GB" "max_wal_senders = 4"
@@ -265,9 +273,12 @@ rm -rf "$work/standby-base"
 # caught_up S: wait until standby S has replayed everything the primary has.
 caught_up()
 {
-	local target
+	local target deadline=$(( $(date +%s) + 600 ))
 	target=$(sql primary -c "SELECT pg_current_wal_lsn()")
-	until [ "$(sql "$1" -c "SELECT pg_last_wal_replay_lsn() >= '$target'")" = t ]; do sleep 0.2; done
+	until [ "$(sql "$1" -c "SELECT pg_last_wal_replay_lsn() >= '$target'")" = t ]; do
+		[ "$(date +%s)" -lt "$deadline" ] || die "standby $1 did not catch up in 10 minutes; see ${DATA[$1]}.log"
+		sleep 0.2
+	done
 }
 
 for rep in $(seq "$reps"); do
@@ -279,6 +290,7 @@ for rep in $(seq "$reps"); do
 		lags=$work/lags
 		: > "$lags"
 		(
+			sleep 1		# past what catching up left
 			while :; do
 				sql primary -c "SELECT extract(epoch FROM replay_lag) * 1000 FROM pg_stat_replication WHERE application_name = '$s' AND replay_lag IS NOT NULL" >> "$lags" 2> /dev/null || true
 				sleep 0.2
@@ -287,6 +299,7 @@ for rep in $(seq "$reps"); do
 		sampler=$!
 		out=$(pg primary pgbench -n -M prepared \
 			-c "$sb_clients" -j 2 -T "$sb_secs" postgres 2> /dev/null || true)
+		pkill -P "$sampler" || true
 		kill "$sampler"
 		wait "$sampler" 2> /dev/null || true
 		record 6s "$s" remote_apply "$rep" tps "$(tps_of <<< "$out")"
