@@ -94,7 +94,6 @@ fi
 SETTINGS=(
 	"shared_buffers = 128MB"
 	"max_wal_size = 20GB"
-	"min_wal_size = 2GB"
 	"checkpoint_timeout = 1h"
 	"autovacuum = off"
 	"restart_after_crash = off"
@@ -127,13 +126,23 @@ for b in upstream fork; do
 	BIN[$b]=$([ $b = upstream ] && echo "$upstream" || echo "$bin")
 	DATA[$b]=$work/$b/base PORT[$b]=$port
 	note "$b: initdb, pgbench -i -s $scale"
-	init_cluster "${BIN[$b]}" "${DATA[$b]}" "$port" -- "${SETTINGS[@]}"
+	# Checkpoints while loading, so that the cluster keeps little WAL: each
+	# crashed cluster is a copy of it.
+	init_cluster "${BIN[$b]}" "${DATA[$b]}" "$port" -- "${SETTINGS[@]}" "max_wal_size = 256MB"
 	server_start "$b"
 	pg "$b" pgbench -i -q -I dtGvp -s "$scale" postgres > "${DATA[$b]}.pgbench-init.log" 2>&1 ||
 		die "pgbench -i failed for $b; see ${DATA[$b]}.pgbench-init.log"
 	server_stop "$b"
+	echo "max_wal_size = 20GB" | as_builder tee -a "${DATA[$b]}/postgresql.conf" > /dev/null
 	port=$(free_port $((port + 1)))
 done
+
+# The disk must hold two crashed clusters per configuration, and the copy
+# that recovers.
+need=$(( $(du -sm "${DATA[fork]}" | cut -f1) * (2 * ${#configs[@]} + 2) + 4096 ))
+have=$(df -m --output=avail "$work" | tail -n 1)
+[ "$have" -gt "$need" ] ||
+	die "$work has $have MB free, and this run needs about $need MB; set BENCH_SCALE lower"
 # The configurations on NVWAL share a copy of the fork's cluster that
 # pg_nvwal turned to NVWAL.
 nvwal_base=$work/nvwal-base
@@ -153,10 +162,18 @@ done
 
 # The crashed clusters: $work/CONFIG/crashed-FPW, and the NVWAL file beside
 # them in $shmdir.
+declare -A uses
+for c in "${configs[@]}"; do uses[${DATA[$c]}]=$(( ${uses[${DATA[$c]}]:-0} + 2 )); done
 for c in "${configs[@]}"; do
 	for fpw in on off; do
 		crashed=$work/$c/crashed-$fpw
-		as_builder cp -a "${DATA[$c]}" "$crashed"
+		# the last cluster made from a base takes it in place of a copy
+		uses[${DATA[$c]}]=$(( ${uses[${DATA[$c]}]} - 1 ))
+		if [ "${uses[${DATA[$c]}]}" -eq 0 ]; then
+			mv "${DATA[$c]}" "$crashed"
+		else
+			as_builder cp -a "${DATA[$c]}" "$crashed"
+		fi
 		echo "full_page_writes = $fpw" | as_builder tee -a "$crashed/postgresql.conf" > /dev/null
 		if on_nvwal "$c"; then
 			as_builder cp "$shmdir/nvwal-base.nvwal" "$shmdir/$c-$fpw.nvwal"
@@ -198,7 +215,6 @@ for c in "${configs[@]}"; do
 	done
 done
 as_builder rm -f "$shmdir/nvwal-base.nvwal"
-rm -rf "$nvwal_base"
 
 # One recovery: REP FPW SETTING CONFIG.
 run_recovery()
