@@ -315,8 +315,9 @@ for rep in $(seq "$reps"); do
 		sampler=$!
 		out=$(pg primary pgbench -n -M prepared \
 			-c "$sb_clients" -j 2 -T "$sb_secs" postgres 2> /dev/null || true)
+		# (the sampler may be gone already: killing its sleep ends it)
 		pkill -P "$sampler" || true
-		kill "$sampler"
+		kill "$sampler" 2> /dev/null || true
 		wait "$sampler" 2> /dev/null || true
 		record 6s "$s" remote_apply "$rep" tps "$(tps_of <<< "$out")"
 		record 6s "$s" remote_apply "$rep" latency_ms "$(lat_of <<< "$out")"
