@@ -3,7 +3,7 @@
 # alike, measured side by side in one run, configurations alternating
 # within every repetition (A B C D A B C D ...).
 #
-#   BENCH_PROFILE=quick (default; about 20 minutes on 2 cores), full, smoke
+#   BENCH_PROFILE=quick (default; about 95 minutes on 2 cores), full, smoke
 #   (a few seconds per scenario, to prove the harness works, on the
 #   assert-enabled build alone, which stands in for upstream too; its
 #   results stay in build/bench/smoke)
