@@ -51,8 +51,9 @@
 # of the series up to patch 0023, with libpmem).  BENCH_UPSTREAM_BIN and
 # BENCH_FORK_BIN name other binaries (bench/run.sh passes the smoke run's).
 # Results go to bench/results/recovery-<date>.md and .png (BENCH_RESULTS:
-# elsewhere), every measurement in .tsv.  The quick profile takes about an
-# hour on 2 cores, most of it copying clusters.
+# elsewhere), every measurement in .tsv.  The quick profile takes about 25
+# minutes on 2 cores (30 with prev-ring), most of it copying clusters, and
+# about 55 GB of the data disk.
 . "$(dirname "$0")/../scripts/common.sh"
 . "$(dirname "$0")/lib.sh"
 
