@@ -121,15 +121,24 @@ warm_up()
 	done
 }
 
-# paired SCENARIO A B KEY METRIC: the ratios A / B of METRIC, repetition by
-# repetition (each from two runs of one repetition, which cancels slow
-# drifts of the machine), one a line.
+# paired SCENARIO A B KEY METRIC [KEY-OF-B]: the ratios A / B of METRIC,
+# repetition by repetition (each from two runs of one repetition, which
+# cancels slow drifts of the machine), one a line; B's values are those at
+# KEY-OF-B, if given.
 paired()
 {
 	join -t $'\t' <(vals "$1" "$2" "$4" "$5" | nl -w1 | sort) \
-		<(vals "$1" "$3" "$4" "$5" | nl -w1 | sort) |
+		<(vals "$1" "$3" "${6:-$4}" "$5" | nl -w1 | sort) |
 		awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }'
 }
+
+# ms_of TIMESTAMP: a server log line's "YYYY-MM-DD HH:MM:SS.mmm" (the
+# default log_line_prefix's %m, in UTC) in milliseconds.
+ms_of() { date -u -d "$1" +%s%3N; }
+# at LOG PATTERN: the time of LOG's first line matching PATTERN.
+at() { local l; l=$(grep -m1 -e "$2" "$1") || die "no \"$2\" in $1"; ms_of "${l:0:23}"; }
+# lsn_bytes X/Y: an LSN as a byte position.
+lsn_bytes() { echo $(( 16#${1%/*} * 4294967296 + 16#${1#*/} )); }
 
 # The wait event sampler, bench_wait_sample(SECS), which BENCH_SAMPLER_SQL
 # creates: every 10 ms for SECS seconds, what each client backend that is

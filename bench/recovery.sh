@@ -104,13 +104,6 @@ SETTINGS=(
 case "$profile" in quick) ring=1GB ;; full) ring=4GB ;; smoke) ring=64MB ;; esac
 ring=${BENCH_RING:-$ring}
 
-# ms_of TIMESTAMP: a log line's "YYYY-MM-DD HH:MM:SS.mmm" in milliseconds.
-ms_of() { date -u -d "$1" +%s%3N; }
-# at LOG PATTERN: the time of LOG's first line matching PATTERN.
-at() { local l; l=$(grep -m1 -e "$2" "$1") || die "no \"$2\" in $1"; ms_of "${l:0:23}"; }
-# lsn_bytes X/Y: an LSN as a byte position.
-lsn_bytes() { echo $(( 16#${1%/*} * 4294967296 + 16#${1#*/} )); }
-
 # use_nvwal_file DATADIR FILE: have the cluster in DATADIR use FILE, a copy
 # of its NVWAL file, where pg_nvwal recorded the file it made
 # (postgresql.auto.conf).
@@ -335,6 +328,16 @@ cell() { printf '%s (%s)' "$(med "$@")" "$(rng "$@")"; }
 pcell() { printf '%s (%s)' "$(paired 6 "$1" "$2" "$3" "$4" | median)" "$(paired 6 "$1" "$2" "$3" "$4" | range)"; }
 has() { case " ${configs[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 label() { sed 's/^on-/on, mic = /' <<< "$1"; }
+# head2 FIRST SECOND: a table's head, those two columns and one per
+# configuration.
+head2()
+{
+	printf '| %s | %s |' "$1" "$2"
+	for c in "${configs[@]}"; do printf ' %s |' "$c"; done
+	printf '\n|---|---|'
+	for c in "${configs[@]}"; do printf -- '---:|'; done
+	echo
+}
 {
 	echo "# Scenario 6: recovery and replay, $(date -u -d "@$start_time" '+%Y-%m-%d %H:%M') UTC"
 	echo
@@ -369,12 +372,7 @@ label() { sed 's/^on-/on, mic = /' <<< "$1"; }
 			echo "Time from start to \"ready to accept connections\", ms, median (min-max) of $reps repetitions:"
 		fi
 		echo
-		printf '| full_page_writes | recovery_prefetch |'
-		for c in "${configs[@]}"; do printf ' %s |' "$c"; done
-		echo
-		printf '|---|---|'
-		for c in "${configs[@]}"; do printf -- '---:|'; done
-		echo
+		head2 full_page_writes recovery_prefetch
 		for fpw in on off; do
 			for setting in "${settings_list[@]}"; do
 				printf '| %s | %s |' "$fpw" "$(label "$setting")"
@@ -407,19 +405,12 @@ label() { sed 's/^on-/on, mic = /' <<< "$1"; }
 	echo
 	echo "What prefetching gains: redo time with recovery_prefetch off over redo time with it on, median of the per-repetition ratios:"
 	echo
-	printf '| full_page_writes | maintenance_io_concurrency |'
-	for c in "${configs[@]}"; do printf ' %s |' "$c"; done
-	echo
-	printf '|---|---:|'
-	for c in "${configs[@]}"; do printf -- '---:|'; done
-	echo
+	head2 full_page_writes maintenance_io_concurrency
 	for fpw in on off; do
 		for mic in 10 50; do
 			printf '| %s | %s |' "$fpw" "$mic"
 			for c in "${configs[@]}"; do
-				printf ' %s |' "$(join -t $'\t' <(vals 6 "$c" "fpw-$fpw/off" redo_s | nl -w1 | sort) \
-					<(vals 6 "$c" "fpw-$fpw/on-$mic" redo_s | nl -w1 | sort) |
-					awk -F'\t' '$3 > 0 { printf "%.3f\n", $2 / $3 }' | median)"
+				printf ' %s |' "$(paired 6 "$c" "$c" "fpw-$fpw/off" redo_s "fpw-$fpw/on-$mic" | median)"
 			done
 			echo
 		done

@@ -64,11 +64,6 @@ behind=$(as_builder "$bin/pg_controldata" --nvwal-path="$shmdir/gen.nvwal" "${DA
 	awk -F': *' '/written behind/ { print $2 }')
 note "crashed with WAL from $start_lsn to $end_lsn ($done_mb MB) in the ring only; written behind up to $behind"
 
-# ms_of TIMESTAMP: a log line's "YYYY-MM-DD HH:MM:SS.mmm" in milliseconds.
-ms_of() { date -u -d "$1" +%s%3N; }
-# at LOG PATTERN: the time of LOG's first line matching PATTERN.
-at() { ms_of "$(grep -m1 -e "$2" "$1" | cut -c1-23)"; }
-
 run_recovery()
 {
 	local name=$1 rep=$2 log t0 t_redo t_done t_ready

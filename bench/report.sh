@@ -33,6 +33,9 @@ if [ -n "${recovery_stem:-}" ]; then
 	[ -s "$recovery_stem.md" ] && [ -s "$recovery_stem.png" ] ||
 		die "scenario 6 produced no results: no $recovery_stem.md and .png"
 fi
+# the scenarios that the plot of this run shows
+plotted="1, 2, 3 and 5"
+[ -n "${recovery_stem:-}" ] || plotted="1, 2, 3, 5 and 6"
 
 # cell S C K M: "median (min-max)"
 cell() { printf '%s (%s)' "$(med "$@")" "$(rng "$@")"; }
@@ -123,7 +126,7 @@ png="$stem.png"
 	echo "- Every server: shared_buffers = 1GB, max_wal_size = 20GB, min_wal_size = 2GB, checkpoint_timeout = 1h, so that no checkpoint runs during a measurement; what differs is listed with each scenario, and every non-default setting at the end."
 	echo "- Each figure: median of $reps repetitions, (min-max), after one warm-up run per server; configurations alternate within every repetition, their order rotating with each repetition and client count. Paired ratios: the median (min-max) of the $reps ratios, each from two runs of one repetition."
 	echo
-	echo "![plots of scenarios 1, 2, 3 and 5$([ -n "${recovery_stem:-}" ] || echo " and 6")](${png##*/})"
+	echo "![plots of scenarios $plotted](${png##*/})"
 	echo
 	echo "## 1. pgbench TPC-B (sort-of), -M prepared, scale $scale, $s1_secs s runs: TPS and average latency"
 	echo
@@ -303,7 +306,7 @@ EOF
 		echo
 	fi
 	echo
-	echo "![the benchmark suite's scenarios 1, 2, 3 and 5$([ -n "${recovery_stem:-}" ] || echo " and 6")]($rel.png)"
+	echo "![the benchmark suite's scenarios $plotted]($rel.png)"
 } > "$stem.summary.md"
 
 cat "$stem.md"
