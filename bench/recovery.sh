@@ -330,6 +330,17 @@ has() { case " ${configs[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 label() { sed 's/^on-/on, mic = /' <<< "$1"; }
 # head2 FIRST SECOND: a table's head, those two columns and one per
 # configuration.
+# gain CONFIG FPW MIC: for each repetition, CONFIG's redo time with
+# full_page_writes FPW and no prefetching over its redo time with
+# prefetching at maintenance_io_concurrency MIC.
+gain() { paired 6 "$1" "$1" "fpw-$2/off" redo_s "fpw-$2/on-$3"; }
+# gain_over BASE FPW MIC: for each repetition, fork-ring's gain over BASE's.
+gain_over()
+{
+	paste <(gain fork-ring "$2" "$3") <(gain "$1" "$2" "$3") |
+		awk -F'\t' '$2 > 0 { printf "%.3f\n", $1 / $2 }'
+}
+
 head2()
 {
 	printf '| %s | %s |' "$1" "$2"
@@ -403,14 +414,22 @@ head2()
 		done
 	done
 	echo
-	echo "What prefetching gains: redo time with recovery_prefetch off over redo time with it on, median of the per-repetition ratios:"
+	echo "What prefetching gains: redo time with recovery_prefetch off over redo time with it on, median of the per-repetition ratios; and fork-ring's gain over upstream's and over fork's, paired by repetition, median (min-max):"
 	echo
-	head2 full_page_writes maintenance_io_concurrency
+	printf '| full_page_writes | maintenance_io_concurrency |'
+	for c in "${configs[@]}"; do printf ' %s |' "$c"; done
+	printf ' fork-ring / upstream | fork-ring / fork |\n|---|---|'
+	for c in "${configs[@]}"; do printf -- '---:|'; done
+	echo '---:|---:|'
 	for fpw in on off; do
 		for mic in 10 50; do
 			printf '| %s | %s |' "$fpw" "$mic"
 			for c in "${configs[@]}"; do
-				printf ' %s |' "$(paired 6 "$c" "$c" "fpw-$fpw/off" redo_s "fpw-$fpw/on-$mic" | median)"
+				printf ' %s |' "$(gain "$c" "$fpw" "$mic" | median)"
+			done
+			for b in upstream fork; do
+				printf ' %s (%s) |' "$(gain_over "$b" "$fpw" "$mic" | median)" \
+					"$(gain_over "$b" "$fpw" "$mic" | range)"
 			done
 			echo
 		done
