@@ -1,8 +1,8 @@
 #!/bin/bash
 # NVWAL against the same binary without it: pgbench TPC-B (-M prepared) at
 # 1, 8 and 32 clients, in one run, configurations alternating.  The run
-# behind the NVWAL figures in README.nvwal; NVWAL's target is 0.98x or
-# better of synchronous_commit = off.
+# behind the NVWAL figures (the tree's README.nvwal quotes them); NVWAL's
+# target is 0.98x or better of synchronous_commit = off.
 #
 #   nvwal-tmpfs   NVWAL file (1GB ring) and pg_wal on tmpfs
 #   tmpfs         pg_wal on tmpfs, fdatasync

@@ -145,7 +145,7 @@ wait_cell()
 	echo "pgbench -n, $seconds s runs after one warm-up run per server, $reps repetitions, the configurations' order rotating; median TPS (min-max)."
 	echo "Paired: the median (min-max) of the $reps ratios, each from two runs of one repetition at one client count."
 	echo "Waits: of the samples of pg_stat_activity taken every 10 ms during the runs, over client backends running a query, the share (%) waiting on LWLock:WALInsert / LWLock:WALWrite / NVWAL (LWLock:NvwalFlush or IO:NvwalPersist), all repetitions together."
-	echo "These machines have 2 cores: what the slots change on many cores is the design's prediction, not a measurement (see README.nvwal)."
+	echo "These machines have 2 cores: what the slots change on many cores is the design's prediction, not a measurement (see src/backend/access/transam/README.nvwal)."
 	echo
 	echo "## TPS"
 	echo
