@@ -23,6 +23,19 @@ bench_workspace()
 	export PMEM_IS_PMEM_FORCE=1
 }
 
+# die_see FILE MESSAGE: die with MESSAGE, naming FILE and showing its last
+# lines, so that a run nobody watches (CI's) reports why it failed.
+die_see()
+{
+	local f=$1
+	shift
+	{
+		printf '%s: error: %s; see %s\n' "${0##*/}" "$*" "$f"
+		[ ! -s "$f" ] || { echo "  which ends:"; tail -n 20 "$f" | sed 's/^/  | /'; }
+	} >&2
+	exit 1
+}
+
 # Median and min-max of the numbers on standard input, one a line.
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) exit; if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 range() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { if (NR) printf "%s-%s", min, max }'; }
@@ -46,7 +59,7 @@ sql() { local n=$1; shift; pg "$n" psql -X -q -At -v ON_ERROR_STOP=1 "$@" -d pos
 server_start()
 {
 	as_builder "${BIN[$1]}/pg_ctl" -D "${DATA[$1]}" -l "${DATA[$1]}.log" -w -t 3600 start >/dev/null ||
-		die "$1 did not start; see ${DATA[$1]}.log"
+		die_see "${DATA[$1]}.log" "$1 did not start"
 }
 
 server_stop()
@@ -94,7 +107,7 @@ bench_cluster()
 	init_cluster "$bin" "$data" "$port" "${initopts[@]}" -- "${BENCH_SETTINGS[@]}" "$@"
 	server_start "$name"
 	pg "$name" pgbench -i -q -s "$scale" postgres > "$data.pgbench-init.log" 2>&1 ||
-		die "pgbench -i failed for $name; see $data.pgbench-init.log"
+		die_see "$data.pgbench-init.log" "pgbench -i failed for $name"
 	sql "$name" -c CHECKPOINT
 }
 
@@ -219,7 +232,7 @@ narrow_run()
 		"$TOP/scripts/build.sh" release
 		bin="$INSTALL/bin"
 	fi
-	"$bin/initdb" --help | grep -q -- --nvwal-path || die "this build has no NVWAL"
+	"$bin/initdb" --help | grep -- --nvwal-path > /dev/null || die "this build has no NVWAL"
 	bench_workspace "$1"
 	local dir=${BENCH_RESULTS:-$TOP/bench/results}
 	mkdir -p "$dir"

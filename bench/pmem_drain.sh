@@ -34,9 +34,9 @@ raw="$work/raw.txt"
 # 1. pg_test_fsync on tmpfs.
 note "pg_test_fsync on $shm (emulated persistent memory)"
 as_builder "$bin/pg_test_fsync" -s 5 -f "$waldir/pg_test_fsync.out" > "$work/pg_test_fsync.txt" 2>&1 ||
-	die "pg_test_fsync failed; see $work/pg_test_fsync.txt"
+	die_see "$work/pg_test_fsync.txt" "pg_test_fsync failed"
 fsync_line() {
-	awk -v m="$1" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { printf "%.0f\n", $2 }' "$work/pg_test_fsync.txt" | head -n 1
+	awk -v m="$1" '/one 8kB write/ { on = 1 } /two 8kB writes/ { on = 0 } on && $1 == m { printf "%.0f\n", $2; exit }' "$work/pg_test_fsync.txt"
 }
 fdatasync_ops=$(fsync_line fdatasync)
 pmem_ops=$(fsync_line pmem_drain)

@@ -125,7 +125,7 @@ for b in upstream fork; do
 	init_cluster "${BIN[$b]}" "${DATA[$b]}" "$port" -- "${SETTINGS[@]}" "max_wal_size = 256MB"
 	server_start "$b"
 	pg "$b" pgbench -i -q -I dtGvp -s "$scale" postgres > "${DATA[$b]}.pgbench-init.log" 2>&1 ||
-		die "pgbench -i failed for $b; see ${DATA[$b]}.pgbench-init.log"
+		die_see "${DATA[$b]}.pgbench-init.log" "pgbench -i failed for $b"
 	server_stop "$b"
 	echo "max_wal_size = 20GB" | as_builder tee -a "${DATA[$b]}/postgresql.conf" > /dev/null
 	port=$(free_port $((port + 1)))
@@ -192,7 +192,7 @@ for c in "${configs[@]}"; do
 		esac
 		start_lsn=$(sql "$c" -c "SELECT pg_current_wal_insert_lsn()")
 		pg "$c" pgbench -n -M prepared -c "$clients" -j 2 -t "$txns" --random-seed=6 postgres \
-			> "$crashed.gen.log" 2>&1 || die "pgbench failed for $c; see $crashed.gen.log"
+			> "$crashed.gen.log" 2>&1 || die_see "$crashed.gen.log" "pgbench failed for $c"
 		end_lsn=$(sql "$c" -c "SELECT pg_current_wal_insert_lsn()")
 		pkill -KILL -P "$pm" || true
 		kill -KILL "$pm"
@@ -230,7 +230,7 @@ run_recovery()
 	log=$run.log
 	server_start run
 	server_stop run immediate
-	grep -q 'redo done at' "$log" || die "$c did not redo any WAL; see $log"
+	grep -q 'redo done at' "$log" || die_see "$log" "$c did not redo any WAL"
 	local key="fpw-$fpw/$setting"
 	record 6 "$c" "$key" "$rep" redo_s "$(awk -v a="$(at "$log" 'redo starts at')" -v b="$(at "$log" 'redo done at')" 'BEGIN { printf "%.3f", (b - a) / 1000 }')"
 	record 6 "$c" "$key" "$rep" ready_ms $(( $(at "$log" 'ready to accept connections') - $(at "$log" 'starting PostgreSQL') ))
@@ -259,7 +259,7 @@ init_cluster "$bin" "${DATA[primary]}" "$port" --waldir="$shmdir/primary/pg_wal"
 	"wal_keep_size = 4GB" "max_wal_senders = 4"
 server_start primary
 pg primary pgbench -i -q -I dtGvp -s "$sb_scale" postgres > "${DATA[primary]}.pgbench-init.log" 2>&1 ||
-	die "pgbench -i failed for the primary; see ${DATA[primary]}.pgbench-init.log"
+	die_see "${DATA[primary]}.pgbench-init.log" "pgbench -i failed for the primary"
 sql primary -c CHECKPOINT
 pg primary pg_basebackup -D "$work/standby-base" -X stream -c fast
 for s in plain nvwal; do
@@ -286,7 +286,7 @@ caught_up()
 	local target deadline=$(( $(date +%s) + 600 ))
 	target=$(sql primary -c "SELECT pg_current_wal_lsn()")
 	until [ "$(sql "$1" -c "SELECT pg_last_wal_replay_lsn() >= '$target'")" = t ]; do
-		[ "$(date +%s)" -lt "$deadline" ] || die "standby $1 did not catch up in 10 minutes; see ${DATA[$1]}.log"
+		[ "$(date +%s)" -lt "$deadline" ] || die_see "${DATA[$1]}.log" "standby $1 did not catch up in 10 minutes"
 		sleep 0.2
 	done
 }

@@ -74,7 +74,7 @@ async_of()
 {
 	local a=upstream-async
 	case "$1" in fork-*) a=fork-async ;; esac
-	printf '%s\n' "${names[@]}" | grep -qx -- "$a" && echo "$a"
+	printf '%s\n' "${names[@]}" | grep -x -- "$a" > /dev/null && echo "$a"
 }
 
 # pcell S A B K M: the median (min-max) of the paired ratios A / B, each
@@ -217,12 +217,12 @@ for s in 1; do
 	list=$clients
 	for n in "${names[@]}"; do
 		for c in $list; do
-			echo "$c $(med $s "$n" "$c" tps) $(vals $s "$n" "$c" tps | sort -n | head -n 1) $(vals $s "$n" "$c" tps | sort -n | tail -n 1)"
+			echo "$c $(med $s "$n" "$c" tps) $(vals $s "$n" "$c" tps | sort -n | sed -n 1p) $(vals $s "$n" "$c" tps | sort -n | tail -n 1)"
 		done
 		printf '\n\n'
 	done > "$dat/s$s"
 done
-mm() { echo "$(med "$@") $(vals "$@" | sort -n | head -n 1) $(vals "$@" | sort -n | tail -n 1)"; }
+mm() { echo "$(med "$@") $(vals "$@" | sort -n | sed -n 1p) $(vals "$@" | sort -n | tail -n 1)"; }
 for n in "${names[@]}"; do echo "$(q "$n") $(mm 2 "$n" "$s2_clients" tps)"; done > "$dat/s2"
 for fs in tmpfs disk; do echo "$(q "$([ $fs = tmpfs ] && echo "tmpfs, emulated" || echo "data disk")") $(mm 3 "$fs" fdatasync ops) $(mm 3 "$fs" pmem_drain ops)"; done > "$dat/s3"
 for thr in 2MB 0; do

@@ -74,7 +74,7 @@ RAW="$stem.tsv"
 
 # NVWAL configurations join the run once the fork's initdb offers NVWAL.
 has_nvwal=no
-"$fork/initdb" --help 2>/dev/null | grep -q -- --nvwal-path && has_nvwal=yes
+"$fork/initdb" --help 2>/dev/null | grep -- --nvwal-path > /dev/null && has_nvwal=yes
 
 # Scenarios 1 to 4: one server per configuration.
 #   name|binaries|pg_wal location|initdb options|settings
@@ -192,9 +192,9 @@ if [ "$profile" = smoke ]; then
 else
 	BENCH_SECONDS=$s4_secs BENCH_REPS=$reps BENCH_CLIENTS="$s4_clients" \
 		"$TOP/bench/scaling.sh" > "$scaling_log" 2>&1
-fi || die "scenario 4 failed; see $scaling_log"
+fi || die_see "$scaling_log" "scenario 4 failed"
 scaling_stem=$(sed -n 's/.*results in \(.*\)\.md and .*/\1/p' "$scaling_log" | tail -n 1)
-[ -n "$scaling_stem" ] || die "scenario 4 reported no results; see $scaling_log"
+[ -n "$scaling_stem" ] || die_see "$scaling_log" "scenario 4 reported no results"
 
 # 5. DDL under load with wal_level = minimal: pgbench runs while one backend
 # creates and fills small tables, each in its own transaction, so that
@@ -274,9 +274,9 @@ if [ "$profile" = smoke ]; then
 		BENCH_PORT=$((port + 1)) "$TOP/bench/recovery.sh" > "$recovery_log" 2>&1
 else
 	BENCH_PROFILE=$profile BENCH_PORT=$((port + 1)) "$TOP/bench/recovery.sh" > "$recovery_log" 2>&1
-fi || die "scenario 6 failed; see $recovery_log"
+fi || die_see "$recovery_log" "scenario 6 failed"
 recovery_stem=$(sed -n 's/.*results in \(.*\)\.md and .*/\1/p' "$recovery_log" | tail -n 1)
-[ -n "$recovery_stem" ] || die "scenario 6 reported no results; see $recovery_log"
+[ -n "$recovery_stem" ] || die_see "$recovery_log" "scenario 6 reported no results"
 
 # What the report needs besides the numbers.
 {
@@ -289,7 +289,7 @@ recovery_stem=$(sed -n 's/.*results in \(.*\)\.md and .*/\1/p' "$recovery_log" |
 	filesystems="data directories on $(df -T "$work" | awk 'NR == 2 { print $2 " (" $1 ")" }'), tmpfs at $shm"
 	upstream_version="$("$upstream/postgres" --version)"
 	fork_version="$("$fork/postgres" --version) with $(grep -c '^[^#]' "$TOP/patches/series") patches (repository $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown))"
-	compiler="$(cc --version | head -n 1)"
+	compiler="$(cc --version | sed -n 1p)"
 	declare -p run_at run_minutes machine filesystems upstream_version fork_version compiler
 } > "$stem.meta"
 

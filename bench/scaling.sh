@@ -152,7 +152,7 @@ wait_cell()
 	by_config tps_cell
 	echo
 	# the fork at 8 slots against upstream, if 8 is among the slot counts
-	s8=$(printf '%s\n' "${names[@]}" | grep -qx fork-s8 && echo yes || true)
+	s8=$(printf '%s\n' "${names[@]}" | grep -x fork-s8 > /dev/null && echo yes || true)
 	echo "## Paired ratios against synchronous_commit = off (async)${s8:+, and of the fork at 8 slots against upstream}"
 	echo
 	printf '| clients |'; for name in "${names[@]}"; do [ "$name" = async ] || printf ' %s / async |' "$name"; done

@@ -98,8 +98,8 @@ fi
 
 note "building ($kind) in $dir"
 as_builder ninja -C "$dir" > "$dir/.build.log" 2>&1 ||
-	{ { grep -E -B2 -A8 'error:|FAILED' "$dir/.build.log" || true; } | head -n 80 >&2; die "build failed; see $dir/.build.log"; }
-{ grep -E 'warning:' "$dir/.build.log" || true; } | sort -u | head -n 20 >&2
+	{ { grep -E -B2 -A8 'error:|FAILED' "$dir/.build.log" || true; } | sed -n 1,80p >&2; die "build failed; see $dir/.build.log"; }
+{ grep -E 'warning:' "$dir/.build.log" || true; } | sort -u | sed -n 1,20p >&2
 
 if [ "$kind" != check ] || [ $install = yes ]; then
 	as_builder meson install -C "$dir" --quiet --only-changed > "$dir/.install.log" 2>&1 ||

@@ -101,11 +101,11 @@ run_pass()
 			# fails, and must not end this script (set -e, pipefail).
 			why=$( (find "$dir" -name 'regress_log_*' \
 				-exec grep -h -m 2 -E '^(\[[0-9:.]+\]\([0-9.]+s\) )?(not ok|Bail out)' {} + 2>/dev/null || true) |
-				head -n 2 | cut -c 1-160 | sed 's/^/      /')
+				sed -n 1,2p | cut -c 1-160 | sed 's/^/      /')
 			# or, for a test that died, why it did
 			[ -n "$why" ] || why=$( (find "$dir" -name 'regress_log_*' \
 				-exec grep -h -m 1 -E ' at [^ ]+ line [0-9]+\.$' {} + 2>/dev/null || true) |
-				head -n 1 | cut -c 1-160 | sed 's/^/      /')
+				sed -n 1p | cut -c 1-160 | sed 's/^/      /')
 			[ -z "$why" ] || failures+="$why"$'\n'
 		done <<< "$failed"
 		echo
@@ -128,6 +128,14 @@ run_pass()
 	total_fail=$((total_fail + nfail))
 	total_skip=$((total_skip + nskip))
 }
+
+# The repository's own shell scripts, which the benchmark smoke run at the
+# end and CI depend on (scripts/lint.sh).  One test, as counted here.
+if "$TOP/scripts/lint.sh"; then
+	total_pass=$((total_pass + 1))
+else
+	failed_because "lint: the shell scripts (scripts/lint.sh, output above)"
+fi
 
 # CHECK_SUITES="setup test_pmem" runs just those, for a quicker look.
 if [ -n "${CHECK_SUITES:-}" ]; then
@@ -222,7 +230,7 @@ else
 		total_pass=$((total_pass + 1))
 	else
 		echo "bench-smoke: FAILED; tail of $smoke_log:"
-		tail -n 30 "$smoke_log"
+		tail -n 40 "$smoke_log"
 		failures+="  bench-smoke (log: $smoke_log)"$'\n'
 		total_fail=$((total_fail + 1))
 	fi

@@ -22,7 +22,7 @@ tgit rev-parse -q --verify upstream >/dev/null || die "$TREE has no tag \"upstre
 case "$mode" in
 export)
 	if [ -n "$(tgit status --porcelain)" ]; then
-		tgit status --short | head -n 20 >&2
+		tgit status --short | sed -n 1,20p >&2
 		die "$TREE has uncommitted changes; commit them before exporting"
 	fi
 	tmp=$(mktemp -d)
@@ -40,7 +40,7 @@ check)
 	dirty=$(tgit status --porcelain)
 	if [ -n "$dirty" ]; then
 		echo "uncommitted changes in $TREE (commit them, then 'make series'):"
-		printf '%s\n' "$dirty" | head -n 20 | sed 's/^/    /'
+		printf '%s\n' "$dirty" | sed -n '1,20s/^/    /p'
 		rc=1
 	fi
 	tmp=$(mktemp -d)
@@ -54,7 +54,7 @@ check)
 		while read -r p; do
 			if ! cmp -s "$tmp/$p" "$TOP/patches/$p"; then
 				echo "patches/$p differs from the tree's commit:"
-				{ diff -u "$TOP/patches/$p" "$tmp/$p" || true; } | head -n 40 | sed 's/^/    /'
+				{ diff -u "$TOP/patches/$p" "$tmp/$p" || true; } | sed -n '1,40s/^/    /p'
 				rc=1
 			fi
 		done < "$tmp/series"

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Check the repository's own shell scripts (scripts/, bench/, .ci/run):
+# each must parse (bash -n), and no pipeline may feed a reader that stops
+# reading early (grep -q, grep -m, head).
+#
+# Every script runs under "set -o pipefail" (common.sh, .ci/run).  When the
+# reader of a pipe exits before its writer has written everything, the
+# writer dies of SIGPIPE and the pipeline fails although the reader found
+# what it looked for; whether it does depends on timing.  That made
+# "initdb --help | grep -q -- --nvwal-path" report now and then that a
+# build had no NVWAL, and the benchmark smoke run of "make check" fail on
+# one CI run in several.  Readers that read all of their input
+# ("grep PATTERN > /dev/null", "sed -n 1,20p") cannot fail so.
+. "$(dirname "$0")/common.sh"
+
+cd "$TOP"
+rc=0
+for f in scripts/*.sh bench/*.sh .ci/run; do
+	if ! err=$(bash -n "$f" 2>&1); then
+		printf '%s: does not parse:\n%s\n' "$f" "$err"
+		rc=1
+	fi
+	# a single "|" (not "||"), then grep with -q or -m, or head; comments
+	# skipped
+	if perl -ne '
+		next if /^\s*#/;
+		if (/(?<!\|)\|(?!\|)\s*(head\b|grep\s+(-[a-zA-Z]*[qm]|--quiet|--silent|--max-count))/)
+		{
+			print "$ARGV:$.: a pipe into a reader that stops early (SIGPIPE fails the pipeline under pipefail): $_";
+			$bad = 1;
+		}
+		END { exit($bad ? 1 : 0) }' "$f"; then
+		:
+	else
+		rc=1
+	fi
+done
+[ $rc -eq 0 ] && echo "lint: the shell scripts parse, and no pipe feeds a reader that stops early"
+exit $rc
