@@ -10,7 +10,8 @@
 # "initdb --help | grep -q -- --nvwal-path" report now and then that a
 # build had no NVWAL, and the benchmark smoke run of "make check" fail on
 # one CI run in several.  Readers that read all of their input
-# ("grep PATTERN > /dev/null", "sed -n 1,20p") cannot fail so.
+# ("grep PATTERN > /dev/null", which GNU grep 2.28 and later read to the
+# end, and "sed -n 1,20p") cannot fail so.
 . "$(dirname "$0")/common.sh"
 
 cd "$TOP"
@@ -20,15 +21,18 @@ for f in scripts/*.sh bench/*.sh .ci/run; do
 		printf '%s: does not parse:\n%s\n' "$f" "$err"
 		rc=1
 	fi
-	# a single "|" (not "||"), then grep with -q or -m, or head; comments
-	# skipped
+	# a single "|" (not "||"), then head, or grep with -q or -m among its
+	# options, on the same line or, after a line that ends in "|", at the
+	# start of the next; comments skipped
 	if perl -ne '
 		next if /^\s*#/;
-		if (/(?<!\|)\|(?!\|)\s*(head\b|grep\s+(-[a-zA-Z]*[qm]|--quiet|--silent|--max-count))/)
+		my $reader = qr/(head\b|grep(\s+-\S+)*?\s+(-[a-zA-Z]*[qm][a-zA-Z]*\b|--quiet|--silent|--max-count))/;
+		if (/(?<!\|)\|(?!\|)\s*$reader/ || ($piped && /^\s*$reader/))
 		{
 			print "$ARGV:$.: a pipe into a reader that stops early (SIGPIPE fails the pipeline under pipefail): $_";
 			$bad = 1;
 		}
+		$piped = /(?<!\|)\|\s*$/;
 		END { exit($bad ? 1 : 0) }' "$f"; then
 		:
 	else
