@@ -119,6 +119,9 @@ png="$stem.png"
 	echo "# Benchmarks: upstream PostgreSQL against the fork, profile $profile"
 	echo
 	echo "**Persistent memory is emulated** in every figure below that names it: files on tmpfs with \`PMEM_IS_PMEM_FORCE=1\`, which makes libpmem flush CPU caches (CLWB/CLFLUSHOPT + SFENCE) as on real persistent memory, but with DRAM's latency and no real persistence."
+	persist_method=$(awk -F'\t' '$1 == "conf" && $3 == "nvwal_persist_method" && $6 != "none" { print $2 " " $6 }' "$RAW" | sort -u | paste -sd ',' - | sed 's/,/, /g')
+	[ -z "$persist_method" ] ||
+		echo "How the fork made WAL durable in its NVWAL ring (\`nvwal_persist_method\`: \`flush_drain\` flushes CPU caches and drains, \`drain\` only drains where the platform's caches are persistent, \`msync\` is not persistent memory): $persist_method."
 	echo
 	echo "- Run: $run_at, $run_minutes minutes; \`make bench BENCH_PROFILE=$profile\`."
 	echo "- Machine: $machine; $filesystems; $compiler."

@@ -104,11 +104,15 @@ stop_all()
 }
 trap stop_all EXIT
 
-# Record a server's settings that differ from the defaults with its results.
+# Record a server's settings that differ from the defaults with its results,
+# and how the fork makes WAL durable in its NVWAL ring (nvwal_persist_method:
+# flush_drain, drain or msync; none without NVWAL), which the server decides
+# at start from the platform and the environment.
 record_settings()
 {
 	sql "$1" -F $'\t' -c "SELECT name, current_setting(name) FROM pg_settings
-		WHERE source NOT IN ('default', 'override', 'client')
+		WHERE (source NOT IN ('default', 'override', 'client')
+				OR name = 'nvwal_persist_method')
 			AND name NOT IN ('port', 'listen_addresses', 'unix_socket_directories',
 				'DateStyle', 'TimeZone', 'log_timezone', 'default_text_search_config')
 			AND name NOT LIKE 'lc\\_%'

@@ -1,7 +1,10 @@
 #!/bin/bash
 # Check the repository's own shell scripts (scripts/, bench/, .ci/run):
 # each must parse (bash -n), and no pipeline may feed a reader that stops
-# reading early (grep -q, grep -m, head).
+# reading early (grep -q, grep -m, head).  Then check that every mutation
+# of the power-cut torture (test/torture/mutations/) still applies to the
+# tree, within the function it names (scripts/mutation.pl): one that no
+# longer does proves nothing, and "make torture-mutations" would stop at it.
 #
 # Every script runs under "set -o pipefail" (common.sh, .ci/run).  When the
 # reader of a pipe exits before its writer has written everything, the
@@ -40,4 +43,14 @@ for f in scripts/*.sh bench/*.sh .ci/run; do
 	fi
 done
 [ $rc -eq 0 ] && echo "lint: the shell scripts parse, and no pipe feeds a reader that stops early"
+
+if [ ! -d "$TREE/.git" ]; then
+	echo "lint: there is no tree ($TREE) to check the torture's mutations against; run 'make tree'"
+	rc=1
+elif perl "$TOP/scripts/mutation.pl" check "$TREE" "$TOP"/test/torture/mutations/*.txt; then
+	echo "lint: each of the torture's $(ls "$TOP"/test/torture/mutations/*.txt | wc -l) mutations applies to the tree, in the function it names"
+else
+	echo "lint: fix the mutations above (test/torture/mutations/) to match the tree"
+	rc=1
+fi
 exit $rc

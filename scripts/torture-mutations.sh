@@ -17,35 +17,21 @@ log="$CHECK_BUILD/testrun/$test/log/regress_log_020_power_torture"
 ensure_tree
 tgit diff --quiet || die "build/postgresql has uncommitted changes; commit or stash them first"
 
-# apply_mutation FILE: replace, in the tree, the text between "<<<<" and
-# "====" with the text between "====" and ">>>>", in the file named by
-# "file:"; the text must occur exactly once.  A line "configs: A,B" names
-# the torture configurations to run it with (default: TORTURE_CONFIGS, or
-# nvwal).
-apply_mutation()
-{
-	perl -e '
-		my ($spec, $tree) = @ARGV;
-		open(my $fh, "<", $spec) or die "$spec: $!";
-		my $text = do { local $/; <$fh> };
-		my ($file) = $text =~ /^file: (\S+)$/m or die "$spec: no file: line\n";
-		my ($old, $new) = $text =~ /^<<<<\n(.*?)^====\n(.*?)^>>>>$/ms
-		  or die "$spec: no <<<< ==== >>>> block\n";
-		open($fh, "<", "$tree/$file") or die "$tree/$file: $!";
-		my $src = do { local $/; <$fh> };
-		my $n = () = $src =~ /\Q$old\E/g;
-		die "$spec: the text to replace occurs $n times in $file\n" unless $n == 1;
-		$src =~ s/\Q$old\E/$new/;
-		open($fh, ">", "$tree/$file") or die "$tree/$file: $!";
-		print $fh $src;
-		print "$file\n";' "$1" "$TREE"
-}
+# Every mutation must apply to the tree (scripts/mutation.pl) before any
+# runs: one that no longer applies proves nothing.
+perl "$TOP/scripts/mutation.pl" check "$TREE" "$TOP"/test/torture/mutations/*.txt ||
+	die "some mutations do not apply to the tree; fix them first"
+
+# where a failed round leaves its files, which the build user writes
+builder_dir "$BUILD/torture"
+as_builder mkdir -p "$BUILD/torture/mutations"
 
 results="$TOP/test/torture/results"
 mkdir -p "$results"
 out="$results/mutations-$(date -u +%Y%m%d-%H%M).md"
 table=""
 all_bit=1
+ran=0
 start=$(date +%s)
 
 for spec in "$TOP"/test/torture/mutations/*.txt; do
@@ -54,7 +40,8 @@ for spec in "$TOP"/test/torture/mutations/*.txt; do
 	if [ -n "${TORTURE_MUTATIONS:-}" ] && ! grep -qw -- "$name" <<< "$TORTURE_MUTATIONS"; then
 		continue
 	fi
-	file=$(apply_mutation "$spec") || die "could not apply $name"
+	ran=$((ran + 1))
+	file=$(perl "$TOP/scripts/mutation.pl" apply "$TREE" "$spec") || die "could not apply $name"
 	note "mutation $name ($file)"
 	if ! "$TOP/scripts/build.sh" check; then
 		tgit checkout -- "$file"
@@ -65,6 +52,8 @@ for spec in "$TOP"/test/torture/mutations/*.txt; do
 
 	# a mutation may name the configurations that exercise it ("configs:")
 	mconfigs=$(sed -n 's/^configs: *//p' "$spec")
+	# a log left by an earlier run must not speak for this one
+	as_builder rm -f "$log"
 	t0=$(date +%s)
 	set +e
 	as_builder env PG_TEST_TORTURE_CUTS="$cuts" PG_TEST_TORTURE_SEED="$seed" \
@@ -76,8 +65,15 @@ for spec in "$TOP"/test/torture/mutations/*.txt; do
 	t=$(( $(date +%s) - t0 ))
 	tgit checkout -- "$file"
 
-	if [ $rc -ne 0 ]; then
-		round=$(grep -m1 -oE 'round [0-9]+ \(seed [0-9]+\) failed' "$log" || echo "a failure outside a round")
+	# A mutation bites when a round's checks fail.  The test dying any other
+	# way (a configuration it does not know, a server that never came up
+	# for the first round) says nothing about the mutation.
+	round=$(grep -m1 -oE 'round [0-9]+ \(seed [0-9]+\) failed' "$log" || true)
+	if [ $rc -ne 0 ] && [ -z "$round" ]; then
+		table+="| $name | **the test failed outside any round, after $t s: no proof** | see $log |"$'\n'
+		note "$name: the torture test failed outside its rounds; see $log"
+		all_bit=0
+	elif [ $rc -ne 0 ]; then
 		why=$(grep -A3 -m1 -E 'round [0-9]+ \(seed [0-9]+\) failed' "$log" | sed -n '2,4p' | sed 's/^#  *//' | cut -c 1-100 | paste -sd ';' - || true)
 		table+="| $name | failed: $round, after $t s | $why |"$'\n'
 		note "$name: the torture failed ($round), as it must"
@@ -87,6 +83,8 @@ for spec in "$TOP"/test/torture/mutations/*.txt; do
 		all_bit=0
 	fi
 done
+
+[ $ran -gt 0 ] || die "TORTURE_MUTATIONS=\"${TORTURE_MUTATIONS:-}\" names no mutation in test/torture/mutations/"
 
 note "rebuilding the tree without mutations"
 "$TOP/scripts/build.sh" check
