@@ -67,14 +67,17 @@ for name in "${names[@]}"; do
 	bench_cluster "$name" "$bin" "$work/$name/data" "$port" "$scale" "${opts[@]}" -- "${settings[@]}"
 	port=$(free_port $((port + 1)))
 done
-method=$(sql "${names[0]}" -c 'SHOW nvwal_persist_method')
+for n in "${names[@]}"; do
+	[ "$n" = async ] || { method=$(sql "$n" -c 'SHOW nvwal_persist_method'); break; }
+done
 
 maxc=$(tr ' ' '\n' <<< "$clients" | sort -n | tail -1)
 warm_up "$maxc" "$seconds" "${names[@]}"
 
-# busy_ticks: the clock ticks that every CPU has spent busy since boot (all
-# of /proc/stat's cpu line but idle and iowait).
-busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+# busy_ticks: the clock ticks that every CPU has spent busy since boot
+# (user, nice, system, irq and softirq of /proc/stat's cpu line).
+# Steal time, when the hypervisor ran something else, is not ours.
+busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
 # perf_run NAME CLIENTS REP: one pgbench run under perf stat -a; TPS, the
 # CPU time that all processes took (from /proc/stat: perf's task-clock
@@ -193,7 +196,7 @@ top_symbols()
 		echo
 		echo '```'
 		perf diff --sort comm,sym "$work/async.perf.data" "$work/$n.perf.data" 2>/dev/null |
-			awk '!/^#/ && NF >= 3 && $2 ~ /^[+-][0-9.]+%$/ { d = $2; sub(/%/, "", d); if (d + 0 >= 0.3 || d + 0 <= -0.3) print }' |
+			awk '!/^#/ && match($0, /[+-][0-9.]+%/) { d = substr($0, RSTART, RLENGTH - 1); if (d + 0 >= 0.3 || d + 0 <= -0.3) print }' |
 			sed -n 1,40p
 		echo '```'
 	done

@@ -130,11 +130,12 @@ run_pass()
 }
 
 # The repository's own shell scripts, which the benchmark smoke run at the
-# end and CI depend on (scripts/lint.sh).  One test, as counted here.
+# end and CI depend on, and the torture's mutations, which must still apply
+# to the tree (scripts/lint.sh).  One test, as counted here.
 if "$TOP/scripts/lint.sh"; then
 	total_pass=$((total_pass + 1))
 else
-	failed_because "lint: the shell scripts (scripts/lint.sh, output above)"
+	failed_because "lint: the shell scripts, or the torture's mutations (scripts/lint.sh, output above)"
 fi
 
 # CHECK_SUITES="setup test_pmem" runs just those, for a quicker look.

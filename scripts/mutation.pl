@@ -22,9 +22,10 @@
 # not occur exactly once in the file, when it is not within the named
 # function's body, when a configuration is not one of the torture test's,
 # or when a function of the series or of PostgreSQL that the comment
-# names, as "Name()" (a name with a capital letter or an underscore, unlike
-# the system calls "rename()" or "fsync()"), is defined nowhere in the tree: a renamed function must not leave a mutation that
-# says it tests something that is gone.
+# names, as "Name()", is defined nowhere in the tree (names of the C
+# library and of libpmem, such as "rename()", "posix_fallocate()" or
+# "pmem_drain()", are not looked for): a renamed function must not leave
+# a mutation that says it tests something that is gone.
 use strict;
 use warnings;
 
@@ -54,14 +55,16 @@ sub torture_configs
 	return \%names;
 }
 
-# Is NAME defined as a function in the tree's C sources?  PostgreSQL puts
-# the name of a function it defines at the start of a line.
+# Is NAME defined as a function or a function-like macro in the tree's C
+# sources or headers?  PostgreSQL puts the name of a function it defines
+# at the start of a line (static inline ones in headers too).
 my %defined;
 sub function_defined
 {
 	my $name = shift;
 	return $defined{$name} //= do {
-		my $out = qx{git -C "$tree" grep -l -E '^$name\\(' -- '*.c' 2>/dev/null};
+		my $re = "^($name|#define $name)\\(";
+		my $out = qx{git -C "$tree" grep -l -E '$re' -- '*.c' '*.h' 2>/dev/null};
 		$out ne '' ? 1 : 0;
 	};
 }
@@ -105,8 +108,8 @@ sub check_spec
 	{
 		foreach my $name ($line =~ /\b([A-Za-z_]\w*)\(\)/g)
 		{
-			# system calls (rename(), fsync()) are the C library's
-			next if $name =~ /^[a-z]+$/;
+			# the C library's (rename(), posix_fallocate()) and libpmem's
+			next if $name =~ /^([a-z]+|posix_\w+|pmem_\w+)$/;
 			die "its comment names $name(), which the tree does not define\n"
 			  unless function_defined($name);
 		}
