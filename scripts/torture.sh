@@ -4,7 +4,9 @@
 # tree) on the assert-enabled build, with TORTURE_CUTS cuts per
 # configuration, and writes what it did into test/torture/results/.
 # TORTURE_REPLAY=DIR checks again the files that a failed round left in DIR.
-# See test/torture/README.md.
+# TORTURE_JOBS=N shares each configuration's cuts among N runs of the test
+# side by side (a round keeps about one core busy), each from its own seed
+# and in its own directory.  See test/torture/README.md.
 . "$(dirname "$0")/common.sh"
 
 # per configuration, "N,config=N,...": 10,000 power cuts in all, and a
@@ -34,33 +36,76 @@ if [ -n "${TORTURE_REPLAY:-}" ]; then
 	exit
 fi
 
-note "$test: cuts per configuration: $cuts; first seed $seed"
+jobs=${TORTURE_JOBS:-1}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "TORTURE_JOBS must be a positive number, not \"$jobs\""
+
+# job_cuts J: job J's share of each item of $cuts ("N" or "config=N"),
+# the first ones taking one more when the count does not divide
+job_cuts() {
+	local j=$1 item k v out=
+	for item in ${cuts//,/ }; do
+		if [[ "$item" == *=* ]]; then k="${item%%=*}="; v=${item#*=}; else k=; v=$item; fi
+		[[ "$v" =~ ^[0-9]+$ ]] || die "bad TORTURE_CUTS item \"$item\""
+		out+="${out:+,}$k$(( v / jobs + (j < v % jobs ? 1 : 0) ))"
+	done
+	echo "$out"
+}
+
+note "$test: cuts per configuration: $cuts; first seed $seed${TORTURE_JOBS:+; $jobs jobs}"
 start=$(date +%s)
-set +e
-as_builder env PG_TEST_TORTURE_CUTS="$cuts" PG_TEST_TORTURE_SEED="$seed" \
-	PG_TEST_TORTURE_KEEP="$keep" ${configs:+PG_TEST_TORTURE_CONFIGS="$configs"} \
-	meson test -C "$CHECK_BUILD" --no-rebuild --timeout-multiplier 0 \
-	--logbase torture "$test"
-rc=$?
-set -e
+logs=()
+if [ "$jobs" -eq 1 ]; then
+	set +e
+	as_builder env PG_TEST_TORTURE_CUTS="$cuts" PG_TEST_TORTURE_SEED="$seed" \
+		PG_TEST_TORTURE_KEEP="$keep" ${configs:+PG_TEST_TORTURE_CONFIGS="$configs"} \
+		meson test -C "$CHECK_BUILD" --no-rebuild --timeout-multiplier 0 \
+		--logbase torture "$test"
+	rc=$?
+	set -e
+	logs=("$CHECK_BUILD/testrun/$test/log/regress_log_020_power_torture")
+else
+	# Each job runs the test in build/torture/job-J/testrun rather than in
+	# the build's own testrun directory: torture-basedir.sh moves testwrap's
+	# --basedir there.  Job J starts from seed + J * 1,000,000, so that no
+	# two jobs cut from the same seed.
+	pids=()
+	for (( j = 0; j < jobs; j++ )); do
+		dir="$BUILD/torture/job-$j"
+		as_builder mkdir -p "$dir"
+		as_builder env PG_TEST_TORTURE_CUTS="$(job_cuts $j)" \
+			PG_TEST_TORTURE_SEED=$(( seed + j * 1000000 )) \
+			PG_TEST_TORTURE_KEEP="$keep" ${configs:+PG_TEST_TORTURE_CONFIGS="$configs"} \
+			meson test -C "$CHECK_BUILD" --no-rebuild --timeout-multiplier 0 \
+			--wrapper "$TOP/scripts/torture-basedir.sh $dir" \
+			--logbase "torture-job-$j" "$test" > "$dir/meson-test.out" 2>&1 &
+		pids+=($!)
+		logs+=("$dir/testrun/$test/log/regress_log_020_power_torture")
+	done
+	rc=0
+	for (( j = 0; j < jobs; j++ )); do
+		wait "${pids[$j]}" || rc=1
+		note "job $j: $(grep -E '^(Ok|Fail):' "$BUILD/torture/job-$j/meson-test.out" | tr '\n' ' ')"
+	done
+fi
 elapsed=$(( $(date +%s) - start ))
 
-log="$CHECK_BUILD/testrun/$test/log/regress_log_020_power_torture"
-[ -f "$log" ] || die "no log at $log"
+for log in "${logs[@]}"; do
+	[ -f "$log" ] || die "no log at $log"
+done
 
 mkdir -p "$results"
 out="$results/torture-$(date -u +%Y%m%d-%H%M).md"
 {
 	echo "# make torture, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Command: \`TORTURE_CUTS=$cuts TORTURE_SEED=$seed${configs:+ TORTURE_CONFIGS=$configs} make torture\`"
+	echo "Command: \`TORTURE_CUTS=$cuts TORTURE_SEED=$seed${configs:+ TORTURE_CONFIGS=$configs}${TORTURE_JOBS:+ TORTURE_JOBS=$jobs} make torture\`"
 	echo "(series $(series_name), assert-enabled build,"
 	echo "$(nproc) cores; persistent memory EMULATED: files on tmpfs, PMEM_IS_PMEM_FORCE=1)."
 	echo
 	echo "Result: $( [ $rc -eq 0 ] && echo passed || echo FAILED ), in $elapsed s."
 	echo
 	echo '```'
-	grep -E '# [0-9]+ cuts in|failed:|^#   |the files it started from' "$log" | sed 's/^\[[^]]*\] *//'
+	grep -hE '# [0-9]+ cuts in|failed:|^#   |the files it started from' "${logs[@]}" | sed 's/^\[[^]]*\] *//'
 	echo '```'
 	echo
 	echo "Rounds by what ended them, per configuration (a cut \"by the test\" came"
@@ -72,7 +117,7 @@ out="$results/torture-$(date -u +%Y%m%d-%H%M).md"
 	perl -ne '
 		print "$1: $2\n" if /# (\S+) round \d+ seed \d+: cut at .*?\((?:call \d+: )?([a-z ]+?)(?: of| in|:|\))/;
 		print "$1: kill -9 of $2\n" if /# (\S+) round \d+ seed \d+: kill -9 of (.*)$/;
-		print "$1:   of these, cut before the server was up\n" if /# (\S+) round \d+ seed \d+: cut at .*the server did not start before the cut/;' "$log" |
+		print "$1:   of these, cut before the server was up\n" if /# (\S+) round \d+ seed \d+: cut at .*the server did not start before the cut/;' "${logs[@]}" |
 		sort | uniq -c | sort -k2,2 -k1,1nr
 	echo '```'
 } > "$out"
