@@ -39,13 +39,16 @@ fi
 jobs=${TORTURE_JOBS:-1}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "TORTURE_JOBS must be a positive number, not \"$jobs\""
 
+for item in ${cuts//,/ }; do
+	[[ "$item" =~ ^([a-z0-9_]+=)?[0-9]+$ ]] || die "bad TORTURE_CUTS item \"$item\""
+done
+
 # job_cuts J: job J's share of each item of $cuts ("N" or "config=N"),
 # the first ones taking one more when the count does not divide
 job_cuts() {
 	local j=$1 item k v out=
 	for item in ${cuts//,/ }; do
 		if [[ "$item" == *=* ]]; then k="${item%%=*}="; v=${item#*=}; else k=; v=$item; fi
-		[[ "$v" =~ ^[0-9]+$ ]] || die "bad TORTURE_CUTS item \"$item\""
 		out+="${out:+,}$k$(( v / jobs + (j < v % jobs ? 1 : 0) ))"
 	done
 	echo "$out"
@@ -71,6 +74,8 @@ else
 	pids=()
 	for (( j = 0; j < jobs; j++ )); do
 		dir="$BUILD/torture/job-$j"
+		# no log of an earlier run may pass for this one's
+		as_builder rm -rf "$dir/testrun" "$dir/meson-test.out"
 		as_builder mkdir -p "$dir"
 		as_builder env PG_TEST_TORTURE_CUTS="$(job_cuts $j)" \
 			PG_TEST_TORTURE_SEED=$(( seed + j * 1000000 )) \
