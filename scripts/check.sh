@@ -138,9 +138,21 @@ else
 	failed_because "lint: the shell scripts, or the torture's mutations (scripts/lint.sh, output above)"
 fi
 
+# Pristine PostgreSQL 18.6, from the same tarball (build.sh upstream), for
+# nvwal/033_upstream_compat, which runs its binaries next to this tree's on
+# the same data directories; the test fails rather than skips without it.
+upstream_env=()
+if [ -z "${CHECK_SUITES:-}" ] || [[ " $CHECK_SUITES " == *" nvwal"* ]]; then
+	if "$TOP/scripts/build.sh" upstream; then
+		upstream_env=(PG_TEST_UPSTREAM_INSTALL="$BUILD/upstream-install" PG_TEST_UPSTREAM_REQUIRED=1)
+	else
+		failed_because "the build of pristine PostgreSQL 18.6 (scripts/build.sh upstream) failed"
+	fi
+fi
+
 # CHECK_SUITES="setup test_pmem" runs just those, for a quicker look.
 if [ -n "${CHECK_SUITES:-}" ]; then
-	run_pass main "$CHECK_SUITES"
+	run_pass main "$CHECK_SUITES" "${upstream_env[@]}"
 else
 	# Upstream suites that cover what the series touches, then the suites
 	# the series adds (check-suites; '#' starts a comment).
@@ -149,7 +161,7 @@ else
 		case "$s" in ''|'#'*) continue ;; esac
 		suites="$suites $s"
 	done < "$TOP/check-suites"
-	run_pass main "$suites"
+	run_pass main "$suites" "${upstream_env[@]}"
 
 	# The upstream suites that write, read or recover WAL again, with every
 	# test cluster on wal_sync_method = pmem_drain (emulated persistent
