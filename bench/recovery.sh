@@ -10,12 +10,15 @@
 #   fork-nvwal   the fork on NVWAL, with a ring large enough for all the WAL
 #                of the run (BENCH_RING, 1GB), as it runs: its WAL writer
 #                writes the ring behind into pg_wal (on the data disk), and
-#                recovery reads from the ring what is not there yet (0024)
+#                recovery reads from the ring what is not there yet (the
+#                patch "Recover from the NVWAL ring, without copying it
+#                into pg_wal first")
 #   fork-ring    the same with its WAL writer stopped (SIGSTOP) during the
 #                run, so that all the WAL to redo is in the ring only
 #   prev-ring    as fork-ring, on BENCH_BASELINE_BIN, if set: the binaries
-#                of the series up to patch 0023, whose startup process
-#                copied the ring's WAL into pg_wal before redo
+#                of the series up to the patch "Make nvwal_persist_at =
+#                insert the default", whose startup process copied the
+#                ring's WAL into pg_wal before redo
 #
 # The clusters are made once per build at pgbench scale BENCH_SCALE (300)
 # on the data disk, checkpointed and shut down; those on NVWAL share a copy
@@ -33,7 +36,9 @@
 # Standby replay.  A primary (the fork, pg_wal on tmpfs, scale
 # BENCH_STANDBY_SCALE) and two standbys made from its base backup, on the
 # data disk: "plain" (pg_wal) and "nvwal" (an NVWAL ring, which its
-# walreceiver stores into and its startup process replays from, patch 0025).
+# walreceiver stores into and its startup process replays from, the patch
+# "Store a standby's received WAL into the NVWAL ring only, and replay it
+# from there").
 # Each repetition, for each standby in turn (the other stopped), pgbench
 # TPC-B runs on the primary with synchronous_commit = remote_apply and that
 # standby synchronous: the commit latency (pgbench's), TPS, and the median of
@@ -48,7 +53,8 @@
 # 1000, 16 x 25,000, 5 repetitions, 60 s; smoke: scale 1, a few seconds),
 # BENCH_SCALE, BENCH_REPS, BENCH_RING, BENCH_STANDBY_SECONDS, and
 # BENCH_BASELINE_BIN for prev-ring (as bench/redo_ring.sh: a release build
-# of the series up to patch 0023, with libpmem).  BENCH_UPSTREAM_BIN and
+# of the series up to the patch "Make nvwal_persist_at = insert the
+# default", with libpmem).  BENCH_UPSTREAM_BIN and
 # BENCH_FORK_BIN name other binaries (bench/run.sh passes the smoke run's).
 # Results go to bench/results/recovery-<date>.md and .png (BENCH_RESULTS:
 # elsewhere), every measurement in .tsv.  The quick profile takes about 25
@@ -365,9 +371,9 @@ head2()
 	echo "- upstream: pristine upstream, pg_wal on the data disk"
 	echo "- fork: the fork without NVWAL, pg_wal on the data disk"
 	echo "- fork-nvwal: the fork on NVWAL (ring of $ring), as it runs: the WAL writer writes the ring behind into pg_wal, and recovery reads from the ring only what was not written behind yet"
-	echo "- fork-ring: the same, with its WAL writer stopped during the run: all the WAL to redo is in the ring only, and recovery reads it there (patch 0024)"
+	echo "- fork-ring: the same, with its WAL writer stopped during the run: all the WAL to redo is in the ring only, and recovery reads it there (the patch \"Recover from the NVWAL ring, without copying it into pg_wal first\")"
 	if has prev-ring; then
-		echo "- prev-ring: as fork-ring, on the previous design (the series up to patch 0023), whose startup process copied the ring's WAL into pg_wal and fsynced it before redo"
+		echo "- prev-ring: as fork-ring, on the previous design (the series up to the patch \"Make nvwal_persist_at = insert the default\"), whose startup process copied the ring's WAL into pg_wal and fsynced it before redo"
 	fi
 	echo
 	echo "| | WAL to redo, MB, fpw on | fpw off | of which in the ring only, fpw on | fpw off |"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Crash recovery of WAL that only the NVWAL ring holds: this build, whose
 # recovery reads that WAL from the ring and writes it behind after redo
-# (patch 0024), against BENCH_BASELINE_BIN, the binaries of a build of the
+# (the patch "Recover from the NVWAL ring, without copying it into pg_wal
+# first"), against BENCH_BASELINE_BIN, the binaries of a build of the
 # fork from before that patch, whose startup process copied it into pg_wal
 # and fsynced it before redo, then redid it from pg_wal.
 #
@@ -30,7 +31,7 @@
 reps=${BENCH_REPS:-3}
 ring=${BENCH_RING:-1GB}
 wal_mb=${BENCH_WAL_MB:-600}
-[ -n "${BENCH_BASELINE_BIN:-}" ] || die "set BENCH_BASELINE_BIN to the binaries of a build from before patch 0024"
+[ -n "${BENCH_BASELINE_BIN:-}" ] || die "set BENCH_BASELINE_BIN to the binaries of a build from before the patch \"Recover from the NVWAL ring, without copying it into pg_wal first\""
 
 names=(gen ring copy)
 narrow_run redo-ring
@@ -109,7 +110,7 @@ done
 	echo "Persistent memory is EMULATED: the NVWAL file on tmpfs, PMEM_IS_PMEM_FORCE=1."
 	echo "Settings: ${BENCH_SETTINGS[*]}; autovacuum = off."
 	echo
-	echo "- ring: this build ($bin), recovery reads the ring (patch 0024)"
+	echo "- ring: this build ($bin), recovery reads the ring (the patch \"Recover from the NVWAL ring, without copying it into pg_wal first\")"
 	echo "- copy: $BENCH_BASELINE_BIN, startup copies the ring into pg_wal before redo"
 	echo
 	echo "Milliseconds, median and min-max of $reps repetitions, the builds alternating:"

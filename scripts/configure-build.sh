@@ -33,8 +33,8 @@ as_builder make -C "$dir" -s -j"$(nproc)" > "$dir/.build.log" 2>&1 ||
 	{ tail -n 40 "$dir/.build.log" >&2; die "make failed; see $dir/.build.log"; }
 
 # The suites that the series adds (check-suites), wherever they are in the
-# tree: src/test/modules/NAME, src/test/NAME or src/bin/NAME.  They hold
-# all of the series' own tests.
+# tree: src/test/modules/NAME, src/test/NAME or src/bin/NAME, and
+# contrib/NAME beside it.  They hold all of the series' own tests.
 rc=0
 while read -r s _ || [ -n "$s" ]; do
 	case "$s" in ''|'#'*) continue ;; esac
@@ -52,6 +52,12 @@ while read -r s _ || [ -n "$s" ]; do
 	fi
 	note "make check in $found"
 	as_builder make -C "$dir/$found" check || rc=1
+	# A contrib module of the same name is in the same meson suite
+	# (contrib/nvwal in "nvwal"): run its tests too.
+	if [ -f "$TREE/contrib/$s/Makefile" ]; then
+		note "make check in contrib/$s"
+		as_builder make -C "$dir/contrib/$s" check || rc=1
+	fi
 done < "$TOP/check-suites"
 
 # The tree must also build where processes are started by exec() rather
