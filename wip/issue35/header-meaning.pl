@@ -9,24 +9,9 @@
 
 use strict;
 use warnings;
-
-sub slurp
-{
-	my ($f) = @_;
-	open(my $fh, '<', $f) or die "$f: $!";
-	local $/;
-	my $s = <$fh>;
-	close $fh;
-	return $s;
-}
-
-sub spew
-{
-	my ($f, $s) = @_;
-	open(my $fh, '>', $f) or die "$f: $!";
-	print $fh $s;
-	close $fh or die "$f: $!";
-}
+use FindBin;
+use lib $FindBin::RealBin;
+use TreeFilter;
 
 my $fmt_h = 'src/include/common/nvwal_format.h';
 exit 0 unless -f $fmt_h;

@@ -10,24 +10,9 @@
 
 use strict;
 use warnings;
-
-sub slurp
-{
-	my ($f) = @_;
-	open(my $fh, '<', $f) or die "$f: $!";
-	local $/;
-	my $s = <$fh>;
-	close $fh;
-	return $s;
-}
-
-sub spew
-{
-	my ($f, $s) = @_;
-	open(my $fh, '>', $f) or die "$f: $!";
-	print $fh $s;
-	close $fh or die "$f: $!";
-}
+use FindBin;
+use lib $FindBin::RealBin;
+use TreeFilter;
 
 my $c = 'src/backend/access/transam/nvwal.c';
 my $h = 'src/include/access/nvwal.h';

@@ -22,34 +22,13 @@
 
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::RealBin;
+use TreeFilter;
 
 my $dir = 'src/backend/access/transam';
 my $c = "$dir/nvwal.c";
 my $h = 'src/include/access/nvwal.h';
-
-sub slurp
-{
-	my ($f) = @_;
-	open(my $fh, '<', $f) or die "$f: $!";
-	local $/;
-	my $s = <$fh>;
-	close $fh;
-	return $s;
-}
-
-sub spew
-{
-	my ($f, $s) = @_;
-	open(my $fh, '>', $f) or die "$f: $!";
-	print $fh $s;
-	close $fh or die "$f: $!";
-}
-
-sub must
-{
-	my ($ok, $what) = @_;
-	die "split-nvwal.pl: $what\n" unless $ok;
-}
 
 exit 0 unless -f $c;
 my $src = slurp($c);
