@@ -88,42 +88,43 @@ sub refill
 	return join("\n", @out) . "\n";
 }
 
-# Refill each paragraph of a C comment ("\t * " lines) that "subst" changes.
-sub refill_c
+# Refill each paragraph of "s" that "subst" changes: paragraphs are runs of
+# lines that "para_re" matches, each starting with what "prefix_re" matches,
+# filled to "max" columns.  Returns the new text and how many changed.
+sub refill_paragraphs
 {
-	my ($s, $subst) = @_;
+	my ($s, $para_re, $prefix_re, $max, $subst) = @_;
 	my $count = 0;
-	$s =~ s{((?:^\t* \* \S.*\n)+)}{
+
+	$s =~ s{((?:$para_re\n)+)}{
 		my $para = $1;
-		$para =~ /^(\t* \* )/;
-		my $prefix = $1;
+		my ($prefix) = $para =~ /^($prefix_re)/;
 		my @lines = map { substr($_, length($prefix)) } split /\n/, $para;
-		my $r = refill(\@lines, $prefix, 79, $subst);
+		my $r = refill(\@lines, $prefix, $max, $subst);
 		$count++ if defined $r;
 		defined $r ? $r : $para;
 	}mge;
 	return ($s, $count);
 }
 
-# The same for a README paragraph: lines of text without indentation.
+# C comments ("\t * " lines, 79 columns), and README paragraphs (lines of
+# text without indentation, 76 columns).
+sub refill_c
+{
+	my ($s, $subst) = @_;
+	return refill_paragraphs($s, qr/^\t* \* \S.*/m, qr/\t* \* /, 79, $subst);
+}
+
 sub refill_readme
 {
 	my ($s, $subst) = @_;
-	my $count = 0;
-	$s =~ s{((?:^[^\s].*\n)+)}{
-		my $para = $1;
-		my @lines = split /\n/, $para;
-		my $r = refill(\@lines, '', 76, $subst);
-		$count++ if defined $r;
-		defined $r ? $r : $para;
-	}mge;
-	return ($s, $count);
+	return refill_paragraphs($s, qr/^[^\s].*/m, qr//, 76, $subst);
 }
 
 sub must
 {
 	my ($ok, $what) = @_;
-	die "split-nvwal.pl: $what\n" unless $ok;
+	die "$0: $what\n" unless $ok;
 }
 
 1;
