@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check check-configure torture torture-mutations demo stop bench bench-smoke clean help
+.PHONY: all deps tree series series-check build check check-configure series-build torture torture-mutations demo stop bench bench-smoke clean help
 
 all: build
 
@@ -17,6 +17,7 @@ help:
 	@echo "make build         optimized build, installed into build/install"
 	@echo "make check         assert-enabled build and the test suites"
 	@echo "make check-configure  ./configure && make build, and the series' test modules"
+	@echo "make series-build  build the tree at each commit of the series, one after the other"
 	@echo "make torture       simulated power cuts, thousands of them (TORTURE_CUTS per configuration)"
 	@echo "make torture-mutations  show that the torture fails with each persistence step left out"
 	@echo "make demo          build, start a server under build/demo, run pgbench"
@@ -47,6 +48,9 @@ check: deps
 
 check-configure: deps
 	@$(S)/configure-build.sh
+
+series-build: deps
+	@$(S)/series-build.sh
 
 torture: deps
 	@$(S)/torture.sh

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Build the tree at each commit of the series, one after the other, as a
+# reviewer applying the patches one by one would: each patch must leave a
+# tree that builds (and a patch that uses a function a later patch adds
+# would not).  The commits are checked out in a worktree of their own,
+# build/series-build/postgresql, and built incrementally with meson and
+# ninja in build/series-build/meson, assert-enabled; libpmem is used from
+# the patch that adds its option on (it is "auto", and deps.sh installs
+# it: checked below).  ccache and ninja make each step rebuild only
+# what the patch touched.  Prints one line per commit; stops at the first
+# that does not build, with its errors.  Warnings in the files a patch
+# changes are listed under it.  Not part of "make check" (about an hour on
+# 2 cores from a cold cache): "make series-build".
+. "$(dirname "$0")/common.sh"
+
+ensure_build_user
+ensure_tree
+base="$BUILD/series-build"
+wt="$base/postgresql"
+dir="$base/meson"
+mkdir -p "$base"
+
+# A worktree of the tree's repository, detached; remade every time, so that
+# nothing left in it from an earlier run (or a run that stopped) counts.
+if [ -e "$wt" ]; then
+	tgit worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+fi
+tgit worktree prune
+commits=$(tgit rev-list --reverse upstream..HEAD)
+[ -n "$commits" ] || die "the tree has no commit after tag upstream"
+n=$(wc -w <<< "$commits")
+tgit worktree add --quiet --detach "$wt" "$(sed -n 1p <<< "$commits")"
+# The build user reads the worktree, and meson writes nothing into it.
+chmod -R a+rX "$wt"
+builder_dir "$dir"
+
+opts=(
+	--buildtype=debugoptimized -Dcassert=true
+	-Dssl=openssl -Dicu=enabled -Dliburing=enabled
+	-Dlz4=enabled -Dzstd=enabled -Dzlib=enabled -Dreadline=enabled
+	-Dtap_tests=enabled -Dplpython=disabled -Dplperl=disabled -Dpltcl=disabled
+	-Dllvm=disabled -Dnls=disabled -Ddocs=disabled -Ddocs_pdf=disabled
+)
+i=0 start=$(date +%s)
+for c in $commits; do
+	i=$((i + 1))
+	subject=$(tgit log -1 --format=%s "$c")
+	tgit -C "$wt" checkout --quiet --detach "$c"
+	chmod -R a+rX "$wt"
+	t0=$(date +%s)
+	if [ ! -f "$dir/build.ninja" ]; then
+		as_builder meson setup "${opts[@]}" "$dir" "$wt" > "$dir/.setup.log" 2>&1 ||
+			{ tail -n 40 "$dir/.setup.log" >&2; die "meson setup failed at commit $i ($subject)"; }
+	fi
+	if ! as_builder ninja -C "$dir" > "$dir/.build.log" 2>&1; then
+		printf '%2d/%d FAILED %s\n' "$i" "$n" "$subject"
+		{ grep -E -B2 -A8 'error:|FAILED' "$dir/.build.log" || true; } | sed -n 1,80p
+		die "commit $i of $n does not build; see $dir/.build.log"
+	fi
+	if grep -q "option('libpmem'" "$wt/meson_options.txt" &&
+		! grep -q '^#define USE_LIBPMEM 1' "$dir/src/include/pg_config.h"; then
+		die "commit $i ($subject) has the libpmem option, but the build does not use libpmem"
+	fi
+	printf '%2d/%d built in %4d s  %s\n' "$i" "$n" $(( $(date +%s) - t0 )) "$subject"
+	# warnings in the files this commit changes
+	files=$(tgit diff-tree --no-commit-id --name-only -r "$c" | grep -E '\.[ch]$' || true)
+	for f in $files; do
+		{ grep -F "$f" "$dir/.build.log" || true; } | { grep -E 'warning:' || true; } |
+			sort -u | sed 's/^/      /'
+	done
+done
+note "all $n commits build ($(( ($(date +%s) - start) / 60 )) min)"
+tgit worktree remove --force "$wt"
