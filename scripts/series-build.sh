@@ -9,8 +9,8 @@
 # it: checked below).  ccache and ninja make each step rebuild only
 # what the patch touched.  Prints one line per commit; stops at the first
 # that does not build, with its errors.  Warnings in the files a patch
-# changes are listed under it.  Not part of "make check" (about an hour on
-# 2 cores from a cold cache): "make series-build".
+# changes are listed under it.  Not part of "make check": 26 minutes on 2
+# cores with a cold ccache, 5 once it is warm (39 patches, December 2026).
 . "$(dirname "$0")/common.sh"
 
 ensure_build_user
