@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check check-configure series-build torture torture-mutations demo stop bench bench-smoke clean help
+.PHONY: all deps tree series series-check build check check-configure series-build deb check-deb upstream-update torture torture-mutations demo stop bench bench-smoke clean help
 
 all: build
 
@@ -18,6 +18,9 @@ help:
 	@echo "make check         assert-enabled build and the test suites"
 	@echo "make check-configure  ./configure && make build, and the series' test modules"
 	@echo "make series-build  build the tree at each commit of the series, one after the other"
+	@echo "make deb           Debian's postgresql-$(shell . ./UPSTREAM; echo $${DEBIAN_VERSION%%.*}) packages with the series, into build/deb"
+	@echo "make check-deb     install and try those packages as a DBA would (root; changes this machine)"
+	@echo "make upstream-update  move UPSTREAM to the postgresql-18 that Debian's archive has now, rebase the series"
 	@echo "make torture       simulated power cuts, thousands of them (TORTURE_CUTS per configuration)"
 	@echo "make torture-mutations  show that the torture fails with each persistence step left out"
 	@echo "make demo          build, start a server under build/demo, run pgbench"
@@ -51,6 +54,15 @@ check-configure: deps
 
 series-build: deps
 	@$(S)/series-build.sh
+
+deb: deps
+	@$(S)/deb.sh
+
+check-deb: deps
+	@$(S)/check-deb.sh
+
+upstream-update: deps
+	@$(S)/upstream-update.sh
 
 torture: deps
 	@$(S)/torture.sh

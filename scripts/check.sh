@@ -138,6 +138,24 @@ else
 	failed_because "lint: the shell scripts, or the torture's mutations (scripts/lint.sh, output above)"
 fi
 
+# The series still goes into Debian's packaging (make deb): it applies, with
+# no fuzz, on top of Debian's own patches, and packaging/debian finds what it
+# changes (scripts/deb-applies.sh, seconds; nothing is built).  One test.
+if "$TOP/scripts/deb-applies.sh"; then
+	total_pass=$((total_pass + 1))
+else
+	failed_because "deb-applies: the series or packaging/debian no longer fits Debian's packaging (scripts/deb-applies.sh, output above)"
+fi
+
+# When Debian's archive has moved on from the pinned version, fetching the
+# pinned files fails saying so and naming make upstream-update
+# (scripts/pin-gone-test.sh).  One test.
+if "$TOP/scripts/pin-gone-test.sh"; then
+	total_pass=$((total_pass + 1))
+else
+	failed_because "pin-gone: a pin that the archive no longer has (scripts/pin-gone-test.sh, output above)"
+fi
+
 # Pristine PostgreSQL 18.6, from the same tarball (build.sh upstream), for
 # nvwal/033_upstream_compat, which runs its binaries next to this tree's on
 # the same data directories; the test fails rather than skips without it.

@@ -6,7 +6,9 @@ umask 022
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=../UPSTREAM
-. "$TOP/UPSTREAM"
+# PG_NVWAL_UPSTREAM names another such file, for the test of what happens
+# when Debian's archive no longer has the pinned version.
+. "${PG_NVWAL_UPSTREAM:-$TOP/UPSTREAM}"
 
 BUILD="$TOP/build"
 TREE="$BUILD/postgresql"
@@ -22,6 +24,63 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	CACHE_DIR=${PG_NVWAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pg-nvwal}
 fi
+
+# Print the URI of the machine's Debian archive (not the security archive),
+# taken from its existing apt sources, in either format; nothing if none.
+debian_archive_uri()
+{
+	local codename f
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	{
+		# deb822 style: an enabled stanza with Types: deb and the release's
+		# suite.
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -r "$f" ] || continue
+			awk -v cn="$codename" '
+				function flush() {
+					if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " cn " ") &&
+						uris != "" && tolower(enabled) != "no")
+						{ split(uris, u, " "); print u[1]; }
+					types = suites = uris = enabled = "";
+				}
+				/^[ \t]*$/   { flush(); next }
+				tolower($0) ~ /^types:/   { sub(/^[^:]*:[ \t]*/, ""); types = $0 }
+				tolower($0) ~ /^suites:/  { sub(/^[^:]*:[ \t]*/, ""); suites = $0 }
+				tolower($0) ~ /^uris:/    { sub(/^[^:]*:[ \t]*/, ""); uris = $0 }
+				tolower($0) ~ /^enabled:/ { sub(/^[^:]*:[ \t]*/, ""); enabled = $0 }
+				END { flush() }' "$f"
+		done
+		# One-line style: deb [options] URI suite components...
+		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+			[ -r "$f" ] || continue
+			sed -E -e 's/\[[^]]*\]//' "$f" |
+				awk -v cn="$codename" '$1 == "deb" && $3 == cn { print $2 }'
+		done
+	} | awk '!/-security/ && !seen { print; seen = 1 }'
+}
+
+# The newest version of source package $1 that apt's deb-src entries offer.
+debian_offered_version()
+{
+	{ apt-cache showsrc "$1" 2>/dev/null || true; } |
+		awk '$1 == "Version:" { print $2 }' | sort -V | tail -n 1
+}
+
+# die_pin_gone FILE: FILE, which UPSTREAM pins, could not be fetched.  Say
+# why when it is because Debian's archive has moved on to another version
+# of the source package, and what to do then.
+die_pin_gone()
+{
+	local file=$1 offered
+	offered=$(debian_offered_version "$DEBIAN_SOURCE")
+	if [ -n "$offered" ] && [ "$offered" != "$DEBIAN_VERSION" ]; then
+		die "Debian's archive no longer has $file: UPSTREAM pins $DEBIAN_SOURCE $DEBIAN_VERSION, and the archive has $offered now (it keeps one version).  Run 'make upstream-update' to move UPSTREAM to $offered and rebase the series on it (README.md, \"When Debian moves on\"); or point PG_NVWAL_CACHE at a cache that holds the pinned files."
+	fi
+	if [ "$file" = "$TARBALL" ]; then
+		die "could not download $file through apt${offered:+ (the archive has $DEBIAN_SOURCE $offered)}; is the Debian archive reachable?  Or download postgresql-$PG_VERSION.tar.bz2 yourself and run 'make tree PG_TARBALL=/path/to/it'"
+	fi
+	die "could not download $file through apt${offered:+ (the archive has $DEBIAN_SOURCE $offered)}; is the Debian archive reachable?  PG_NVWAL_CACHE can point at a cache that holds the pinned files"
+}
 
 # initdb and postgres refuse to run as root, so when we are root the build,
 # the tests and the servers run as an unprivileged user of their own.

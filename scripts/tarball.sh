@@ -9,40 +9,6 @@ exec 3>&1 1>&2
 
 SRC_LIST=/etc/apt/sources.list.d/pg-nvwal-deb-src.sources
 
-# Print the URI of the machine's Debian archive (not the security archive),
-# taken from its existing apt sources, in either format; nothing if none.
-debian_archive_uri()
-{
-	local codename f
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	{
-		# deb822 style: an enabled stanza with Types: deb and the release's
-		# suite.
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -r "$f" ] || continue
-			awk -v cn="$codename" '
-				function flush() {
-					if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " cn " ") &&
-						uris != "" && tolower(enabled) != "no")
-						{ split(uris, u, " "); print u[1]; }
-					types = suites = uris = enabled = "";
-				}
-				/^[ \t]*$/   { flush(); next }
-				tolower($0) ~ /^types:/   { sub(/^[^:]*:[ \t]*/, ""); types = $0 }
-				tolower($0) ~ /^suites:/  { sub(/^[^:]*:[ \t]*/, ""); suites = $0 }
-				tolower($0) ~ /^uris:/    { sub(/^[^:]*:[ \t]*/, ""); uris = $0 }
-				tolower($0) ~ /^enabled:/ { sub(/^[^:]*:[ \t]*/, ""); enabled = $0 }
-				END { flush() }' "$f"
-		done
-		# One-line style: deb [options] URI suite components...
-		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-			[ -r "$f" ] || continue
-			sed -E -e 's/\[[^]]*\]//' "$f" |
-				awk -v cn="$codename" '$1 == "deb" && $3 == cn { print $2 }'
-		done
-	} | awk '!/-security/ && !seen { print; seen = 1 }'
-}
-
 # The newest revision of the pinned upstream version that apt offers, e.g.
 # 18.6-3; the orig tarball is the same for every revision.
 available_version()
@@ -103,8 +69,9 @@ EOT
 			"$uri/pool/main/${DEBIAN_SOURCE:0:1}/$DEBIAN_SOURCE/$TARBALL" \
 			"$dir/$TARBALL" "SHA256:$TARBALL_SHA256" >/dev/null 2>&1 || true
 	fi
-	[ -f "$dir/$TARBALL" ] ||
-		die "could not download $TARBALL through apt; download postgresql-$PG_VERSION.tar.bz2 yourself and run 'make tree PG_TARBALL=/path/to/it'"
+	# Debian's archive keeps one version of a source package: once it has
+	# moved on, the pinned tarball is gone from it.
+	[ -f "$dir/$TARBALL" ] || die_pin_gone "$TARBALL"
 }
 
 check_sum()

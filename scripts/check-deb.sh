@@ -1,0 +1,279 @@
+#!/bin/bash
+# check-deb.sh: "make check-deb".  Try the packages of "make deb" as a DBA
+# would, on this machine, with apt and postgresql-common: Debian's stock
+# packages first, the fork's installed over them, NVWAL turned on, crashes
+# under load, an NVWAL cluster made by pg_createcluster and its standby made
+# by pg_basebackup -F n, the refusals of the fork's package scripts, and the
+# way back to the stock packages; then Debian's own installed-package
+# regression test and lintian.  Ends with "N passed, N failed".
+#
+# It installs and removes packages and creates clusters of PostgreSQL
+# $PG_MAJOR, so it runs only as root, and refuses to touch a machine where
+# version $PG_MAJOR has clusters it did not make.  It leaves the stock
+# packages installed and drops its clusters.
+. "$(dirname "$0")/common.sh"
+. "$TOP/scripts/deb-common.sh"
+
+[ "$(id -u)" -eq 0 ] || die "make check-deb installs packages: run it as root"
+
+V=$PG_MAJOR
+BIN=/usr/lib/postgresql/$V/bin
+MARK=/var/lib/postgresql/.pg-nvwal-check-deb	# "these clusters are ours"
+PMEM=/dev/shm/pg-nvwal-check-deb				# emulated persistent memory
+LOG="$BUILD/check-deb"
+pass=0 fail=0 failures=""
+start=$(date +%s)
+
+trap '[ -n "${finished:-}" ] || { echo "make check-deb: stopped early (a defect of scripts/check-deb.sh or of the machine)"; echo "$pass passed, $((fail + 1)) failed"; }' EXIT
+
+ok()   { pass=$((pass + 1)); echo "ok $((pass + fail)) - $*"; }
+notok() { fail=$((fail + 1)); failures+="  $*"$'\n'; echo "not ok $((pass + fail)) - $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
+is() { if [ "$1" = "$2" ]; then ok "$3"; else notok "$3 (got '$1', expected '$2')"; fi; }
+
+# sql CLUSTER SQL: run SQL in database postgres of cluster $V/CLUSTER.
+sql() { runuser -u postgres -- psql --cluster "$V/$1" -XAtq -v ON_ERROR_STOP=1 -d postgres -c "$2"; }
+as_pg() { runuser -u postgres -- "$@"; }
+apt_get() { env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 "$@"; }
+installed_version() { dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$1" 2>/dev/null | awk '$1 == "ii" { print $2 }'; }
+cluster_status() { pg_lsclusters -h "$V" "$1" 2>/dev/null | awk '{ print $4 }'; }
+pkgs_of() { local dir=$1 ver=$2; shift 2; local p; for p in "$@"; do echo "$dir/${p}_${ver}_$(dpkg --print-architecture).deb"; done; }
+
+# The packages that a server needs, and those Debian's regression test adds.
+SERVER_PKGS=(libpq5 "postgresql-client-$V" "postgresql-$V")
+TEST_PKGS=(libpq-dev "postgresql-server-dev-$V")
+
+[ -f "$DEB_STOCK/postgresql-${V}_${DEBIAN_VERSION}_$(dpkg --print-architecture).deb" ] &&
+	[ -f "$DEB_OUT/postgresql-${V}_${FORK_VERSION}_$(dpkg --print-architecture).deb" ] ||
+	die "no packages in build/deb: run 'make deb' first"
+
+# 0. A machine this may change.
+if [ -d "/etc/postgresql/$V" ] && [ -n "$(ls -A "/etc/postgresql/$V" 2>/dev/null)" ] && [ ! -e "$MARK" ]; then
+	die "PostgreSQL $V has clusters here that make check-deb did not make (/etc/postgresql/$V); it will not touch them"
+fi
+rm -rf "$LOG"; mkdir -p "$LOG"
+install_pgcommon
+cleanup_clusters()
+{
+	local c
+	for c in $(ls "/etc/postgresql/$V" 2>/dev/null); do
+		pg_dropcluster --stop "$V" "$c" >/dev/null 2>&1 || true
+	done
+	rm -rf "$PMEM"
+}
+note "removing what an earlier run left"
+cleanup_clusters
+if [ -n "$(installed_version "postgresql-$V")" ]; then
+	# an earlier run's fork may refuse; its clusters are gone now
+	apt_get purge "postgresql-$V" "postgresql-client-$V" "postgresql-$V-jit" \
+		"postgresql-server-dev-$V" "postgresql-doc-$V" >"$LOG/purge.log" 2>&1 || true
+fi
+touch "$MARK"
+install -d -o postgres -g postgres "$PMEM"
+if [ -d /run/systemd/system ]; then
+	note "systemd runs here: the clusters are postgresql@$V-NAME services"
+else
+	note "systemd does not run here: pg_ctlcluster is the service manager"
+fi
+if [ -x /usr/sbin/policy-rc.d ]; then
+	note "/usr/sbin/policy-rc.d forbids package scripts to start or stop services here: clusters are restarted with pg_ctlcluster"
+fi
+
+# 1. Stock: Debian's packages, a cluster, data.
+note "1. Debian's $DEBIAN_SOURCE $DEBIAN_VERSION, unchanged"
+mapfile -t stock < <(pkgs_of "$DEB_STOCK" "$DEBIAN_VERSION" "${SERVER_PKGS[@]}")
+apt_get install --no-install-recommends "${stock[@]}" >"$LOG/1-install-stock.log" 2>&1
+is "$(installed_version "postgresql-$V")" "$DEBIAN_VERSION" "stock postgresql-$V $DEBIAN_VERSION installed"
+pg_createcluster "$V" main >"$LOG/1-createcluster.log" 2>&1
+pg_ctlcluster "$V" main start
+is "$(cluster_status main)" online "pg_createcluster $V main, pg_ctlcluster start: online"
+sql main "CREATE TABLE stock_rows AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 50000) g" >/dev/null
+stock_sum=$(sql main "SELECT count(*) || ':' || sum(hashtext(v)) FROM stock_rows")
+like_stock=$(sql main "SELECT version()")
+check "the stock server says it is Debian's $DEBIAN_VERSION" grep -q "$DEBIAN_VERSION)" <<<"$like_stock"
+
+# 2. The fork's packages over them: an upgrade as apt sees it.
+note "2. apt install of the fork's packages over them"
+mapfile -t fork < <(pkgs_of "$DEB_OUT" "$FORK_VERSION" "${SERVER_PKGS[@]}")
+apt_get install --no-install-recommends "${fork[@]}" >"$LOG/2-install-fork.log" 2>&1
+check "apt sees an upgrade to $FORK_VERSION" grep -q "upgraded" "$LOG/2-install-fork.log"
+is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "postgresql-$V $FORK_VERSION installed"
+check "pg_nvwal is installed with the server programs" test -x "$BIN/pg_nvwal"
+check "man pg_nvwal" sh -c "man -w pg_nvwal >/dev/null"
+check "README.nvwal is installed" test -f "/usr/share/doc/postgresql-$V/README.nvwal.gz"
+pg_ctlcluster "$V" main restart
+is "$(cluster_status main)" online "pg_ctlcluster $V main restart: online on the fork"
+check "the server is the fork's" sh -c "runuser -u postgres -- psql --cluster $V/main -XAtq -d postgres -c 'SHOW nvwal_path' >/dev/null"
+is "$(sql main "SELECT count(*) || ':' || sum(hashtext(v)) FROM stock_rows")" "$stock_sum" "every row written on stock is there"
+
+# 3. NVWAL on, then crashes under a write load.
+note "3. pg_nvwal --enable, then kill -9 under load"
+pg_ctlcluster "$V" main stop
+echo "PMEM_IS_PMEM_FORCE = 1" >> "/etc/postgresql/$V/main/environment"
+as_pg "$BIN/pg_nvwal" -D "/etc/postgresql/$V/main" --enable \
+	--nvwal-path="$PMEM/$V-main.nvwal" --nvwal-size=64MB >"$LOG/3-enable.log" 2>&1
+check "pg_nvwal --enable on the configuration directory" grep -q "NVWAL enabled" "$LOG/3-enable.log"
+pg_ctlcluster "$V" main start
+is "$(sql main "SHOW nvwal_path")" "$PMEM/$V-main.nvwal" "NVWAL on after start"
+sql main "CREATE TABLE ledger (client int, n int, PRIMARY KEY (client, n))"
+
+# load CLUSTER ROUND: four clients that insert rows one transaction at a
+# time and print each row once its commit is acknowledged.
+load()
+{
+	local c=$1 r=$2 i
+	for i in 1 2 3 4; do
+		seq 1 1000000 | awk -v c="$((r * 10 + i))" '{ print "INSERT INTO ledger VALUES (" c ", " $1 ") RETURNING client, n;" }' |
+			runuser -u postgres -- psql --cluster "$V/$c" -XAtq -F ' ' -v ON_ERROR_STOP=1 -d postgres \
+			>"$LOG/ack-$c-$r-$i" 2>/dev/null &
+	done
+}
+# crash CLUSTER: kill -9 the postmaster and every process it started.
+crash()
+{
+	local pm
+	pm=$(head -n 1 "/var/lib/postgresql/$V/$1/postmaster.pid")
+	kill -9 "$pm" $(pgrep -P "$pm") 2>/dev/null || true
+	sleep 1
+}
+# lost CLUSTER: how many acknowledged commits are not there.
+lost()
+{
+	cat "$LOG"/ack-"$1"-* | sql "$1" "CREATE TEMP TABLE acked (client int, n int); COPY acked FROM STDIN (DELIMITER ' '); SELECT count(*) FROM acked a WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.client = a.client AND l.n = a.n)" 2>&1 | tail -n 1
+}
+for round in 1 2 3; do
+	load main "$round"
+	sleep 6
+	crash main
+	wait
+	pg_ctlcluster "$V" main start
+done
+acked=$(cat "$LOG"/ack-main-* | wc -l)
+check "acknowledged commits during the crashes ($acked)" test "$acked" -gt 1000
+is "$(lost main)" 0 "3 crashes with kill -9 under load: no acknowledged commit lost ($acked)"
+is "$(sql main "SELECT count(*) || ':' || sum(hashtext(v)) FROM stock_rows")" "$stock_sum" "the rows written on stock are still there"
+
+# 4. An NVWAL cluster made by pg_createcluster, and its standby.
+note "4. pg_createcluster with --nvwal-path, and a standby made by pg_basebackup -F n"
+pg_createcluster "$V" nv -- --nvwal-path="$PMEM/$V-nv.nvwal" --nvwal-size=64MB >"$LOG/4-createcluster.log" 2>&1
+echo "PMEM_IS_PMEM_FORCE = 1" >> "/etc/postgresql/$V/nv/environment"
+pg_ctlcluster "$V" nv start
+is "$(cluster_status nv)" online "pg_lsclusters: $V/nv online"
+is "$(sql nv "SHOW nvwal_path")" "$PMEM/$V-nv.nvwal" "$V/nv runs on its NVWAL file"
+sql nv "CREATE TABLE t AS SELECT g AS id FROM generate_series(1, 10000) g" >/dev/null
+pg_createcluster "$V" nvstandby >"$LOG/4-createcluster-standby.log" 2>&1
+echo "PMEM_IS_PMEM_FORCE = 1" >> "/etc/postgresql/$V/nvstandby/environment"
+rm -rf "/var/lib/postgresql/$V/nvstandby"
+nvport=$(pg_conftool -s "$V" nv show port)
+as_pg pg_basebackup --cluster "$V/nv" -D "/var/lib/postgresql/$V/nvstandby" -R -X stream \
+	-F n --nvwal-path="$PMEM/$V-nvstandby.nvwal" --nvwal-size=64MB >"$LOG/4-basebackup.log" 2>&1 &&
+	ok "pg_basebackup -F n -R of $V/nv" || notok "pg_basebackup -F n -R of $V/nv (log: $LOG/4-basebackup.log)"
+pg_ctlcluster "$V" nvstandby start
+is "$(cluster_status nvstandby)" "online,recovery" "pg_lsclusters: $V/nvstandby online, in recovery"
+is "$(sql nvstandby "SHOW nvwal_path")" "$PMEM/$V-nvstandby.nvwal" "the standby runs on an NVWAL file of its own"
+sql nv "INSERT INTO t SELECT generate_series(10001, 20000)"
+for i in $(seq 1 60); do
+	[ "$(sql nvstandby "SELECT count(*) FROM t" 2>/dev/null)" = 20000 ] && break
+	sleep 1
+done
+is "$(sql nvstandby "SELECT count(*) FROM t")" 20000 "the standby has the rows written after the backup"
+
+# 5. Bad input: a downgrade or a removal while clusters have NVWAL on,
+# above all one that crashed: refused before anything changes.
+note "5. a downgrade and a removal with NVWAL on, after a crash: refused"
+load main 9
+sleep 3
+crash main
+wait
+mapfile -t stock_all < <(pkgs_of "$DEB_STOCK" "$DEBIAN_VERSION" "${SERVER_PKGS[@]}")
+before=$(md5sum "/var/lib/postgresql/$V/main/global/pg_control" "$PMEM/$V-main.nvwal" | md5sum)
+if apt_get install --allow-downgrades --no-install-recommends "${stock_all[@]}" >"$LOG/5-downgrade.log" 2>&1; then
+	notok "apt refuses the downgrade to stock while NVWAL is on"
+else
+	ok "apt refuses the downgrade to stock while NVWAL is on"
+fi
+check "the refusal names the crashed cluster" grep -q "cluster $V/main .* was not shut down cleanly" "$LOG/5-downgrade.log"
+check "the refusal names the command that turns NVWAL off" grep -q "pg_nvwal -D /etc/postgresql/$V/main --disable --nvwal-path=$PMEM/$V-main.nvwal" "$LOG/5-downgrade.log"
+check "the refusal says nothing has changed" grep -q "Nothing has been changed" "$LOG/5-downgrade.log"
+is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "the fork stays installed"
+is "$(md5sum "/var/lib/postgresql/$V/main/global/pg_control" "$PMEM/$V-main.nvwal" | md5sum)" "$before" "the crashed cluster's pg_control and NVWAL file are untouched"
+if apt_get remove "postgresql-$V" >"$LOG/5-remove.log" 2>&1; then
+	notok "apt refuses to remove postgresql-$V while NVWAL is on"
+else
+	ok "apt refuses to remove postgresql-$V while NVWAL is on"
+fi
+check "... naming the cluster" grep -q "cluster $V/main" "$LOG/5-remove.log"
+is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "the fork stays installed"
+if dpkg -r "postgresql-$V" >"$LOG/5-dpkg-remove.log" 2>&1; then
+	notok "dpkg -r postgresql-$V is refused by its prerm"
+else
+	ok "dpkg -r postgresql-$V is refused by its prerm"
+fi
+is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "the fork stays installed"
+pg_ctlcluster "$V" main start
+is "$(lost main)" 0 "the crashed cluster starts on the fork: no acknowledged commit lost ($(cat "$LOG"/ack-main-* | wc -l))"
+
+# 6. Debian's installed-package regression test, on the fork's packages.
+note "6. Debian's regression test (debian/tests/installcheck) on the fork's packages"
+mapfile -t forktest < <(pkgs_of "$DEB_OUT" "$FORK_VERSION" "${TEST_PKGS[@]}")
+apt_get install --no-install-recommends "${forktest[@]}" build-essential >"$LOG/6-install.log" 2>&1
+src=$(unpack_debian_source "$("$TOP/scripts/tarball.sh")" \
+	"$(fetch_debian_file "$DEBIAN_SOURCE" "$DEBIAN_DSC" "$DEBIAN_DSC_SHA256")" \
+	"$(fetch_debian_file "$DEBIAN_SOURCE" "$DEBIAN_PACKAGING" "$DEBIAN_PACKAGING_SHA256")")
+add_fork_packaging "$src"
+(cd "$src" && as_builder dpkg-source --before-build . >/dev/null 2>&1)
+chown -R postgres: "$src"
+if (cd "$src" && debian/tests/installcheck) >"$LOG/6-installcheck.log" 2>&1; then
+	ok "debian/tests/installcheck: pg_regress under pg_virtualenv passes"
+else
+	notok "debian/tests/installcheck (log: $LOG/6-installcheck.log)"
+fi
+chown -R "$BUILD_USER": "$src"
+
+# 7. Back: NVWAL off, then the stock packages.
+note "7. pg_nvwal --disable, and back to the stock packages"
+for c in main nv nvstandby; do
+	pg_ctlcluster "$V" "$c" stop
+	as_pg "$BIN/pg_nvwal" -D "/etc/postgresql/$V/$c" --disable --nvwal-path="$PMEM/$V-$c.nvwal" >"$LOG/7-disable-$c.log" 2>&1 &&
+		ok "pg_nvwal --disable on $V/$c" || notok "pg_nvwal --disable on $V/$c (log: $LOG/7-disable-$c.log)"
+done
+apt_get remove "${TEST_PKGS[@]}" >"$LOG/7-remove-test.log" 2>&1 || true
+if apt_get install --allow-downgrades --no-install-recommends "${stock_all[@]}" >"$LOG/7-downgrade.log" 2>&1; then
+	ok "apt downgrades to the stock packages once NVWAL is off"
+else
+	notok "apt downgrades to the stock packages once NVWAL is off (log: $LOG/7-downgrade.log)"
+fi
+is "$(installed_version "postgresql-$V")" "$DEBIAN_VERSION" "stock postgresql-$V $DEBIAN_VERSION installed again"
+for c in main nv nvstandby; do
+	pg_ctlcluster "$V" "$c" start || true
+done
+is "$(cluster_status main)" online "$V/main starts on stock $DEBIAN_VERSION"
+check "the server is stock's" sh -c "! runuser -u postgres -- psql --cluster $V/main -XAtq -d postgres -c 'SHOW nvwal_path' >/dev/null 2>&1"
+is "$(sql main "SELECT count(*) || ':' || sum(hashtext(v)) FROM stock_rows")" "$stock_sum" "on stock again: the first rows are there"
+is "$(lost main)" 0 "on stock again: every acknowledged commit is there ($(cat "$LOG"/ack-main-* | wc -l))"
+is "$(sql nv "SELECT count(*) FROM t")" 20000 "on stock again: $V/nv has its rows"
+is "$(cluster_status nvstandby)" "online,recovery" "on stock again: $V/nvstandby streams"
+
+# 8. lintian, the fork's packages against stock's.
+note "8. lintian"
+lintian_counts()
+{
+	lintian --no-tag-display-limit "$1" 2>/dev/null | awk '/^[EW]: / { print }' | sort -u
+}
+arch=$(dpkg --print-architecture)
+lintian_counts "$DEB_OUT/${DEBIAN_SOURCE}_${FORK_VERSION}_$arch.changes" >"$LOG/8-lintian-fork.txt" || true
+lintian_counts "$DEB_STOCK/${DEBIAN_SOURCE}_${DEBIAN_VERSION}_$arch.changes" >"$LOG/8-lintian-stock.txt" || true
+tags() { sed -E 's/^([EW]): [^ ]+ ?[^:]*: ([^ ]+).*/\1 \2/' "$1" | sort -u; }
+errors=$(grep -c '^E: ' "$LOG/8-lintian-fork.txt" || true)
+is "$errors" 0 "lintian: no error in the fork's packages"
+ours=$(comm -23 <(tags "$LOG/8-lintian-fork.txt") <(tags "$LOG/8-lintian-stock.txt") | grep '^W' || true)
+is "$ours" "" "lintian: no warning that the stock packages do not have"
+note "lintian: fork $(grep -c '^E' "$LOG/8-lintian-fork.txt" || true) errors, $(grep -c '^W' "$LOG/8-lintian-fork.txt" || true) warnings; stock $(grep -c '^E' "$LOG/8-lintian-stock.txt" || true) errors, $(grep -c '^W' "$LOG/8-lintian-stock.txt" || true) warnings (build/check-deb/8-lintian-*.txt)"
+
+cleanup_clusters
+rm -f "$MARK"
+finished=1
+echo "make check-deb: $(( ($(date +%s) - start) / 60 )) min, logs in build/check-deb/"
+[ -z "$failures" ] || { echo "failed:"; printf '%s' "$failures"; }
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
