@@ -258,11 +258,13 @@ is "$(cluster_status nvstandby)" "online,recovery" "on stock again: $V/nvstandby
 note "8. lintian"
 lintian_counts()
 {
-	lintian --no-tag-display-limit "$1" 2>/dev/null | awk '/^[EW]: / { print }' | sort -u
+	lintian --tag-display-limit 0 "$1" 2>/dev/null | awk '/^[EW]: / { print }' | sort -u
 }
 arch=$(dpkg --print-architecture)
 lintian_counts "$DEB_OUT/${DEBIAN_SOURCE}_${FORK_VERSION}_$arch.changes" >"$LOG/8-lintian-fork.txt" || true
+# stock's source package is Debian's own, as downloaded
 lintian_counts "$DEB_STOCK/${DEBIAN_SOURCE}_${DEBIAN_VERSION}_$arch.changes" >"$LOG/8-lintian-stock.txt" || true
+lintian_counts "$CACHE_DIR/$DEBIAN_DSC" >>"$LOG/8-lintian-stock.txt" || true
 tags() { sed -E 's/^([EW]): [^ ]+ ?[^:]*: ([^ ]+).*/\1 \2/' "$1" | sort -u; }
 errors=$(grep -c '^E: ' "$LOG/8-lintian-fork.txt" || true)
 is "$errors" 0 "lintian: no error in the fork's packages"

@@ -145,6 +145,7 @@ add_fork_packaging()
 	# Everything else is done by the script in packaging/debian, which says
 	# what it changes and why.
 	as_builder env FORK_VERSION="$FORK_VERSION" PG_MAJOR="$PG_MAJOR" \
+		DEB_MAINTAINER="${DEB_MAINTAINER:-}" \
 		DEB_DATE="$(deb_changelog_date)" SERIES_LENGTH="$n" \
 		perl "$PACKAGING/add-to-debian.pl" "$PACKAGING" "$d" ||
 		die "packaging/debian/add-to-debian.pl failed on $d"

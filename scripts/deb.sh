@@ -73,6 +73,8 @@ if [ -n "${DEB_REBUILD:-}" ] || [ "$(cat "$DEB_OUT/.stamp" 2>/dev/null)" != "$st
 	note "building $DEBIAN_SOURCE $FORK_VERSION: Debian's $DEBIAN_VERSION with the series, log in build/deb-fork.log"
 	src=$(unpack_debian_source "$orig" "$dsc" "$packaging")
 	add_fork_packaging "$src"
+	# the source package is built too, from the pristine tarball beside it
+	as_builder cp "$orig" "$DEB_WORK/$TARBALL"
 	install_build_deps "$src"
 	deb_buildpackage "$src" "$BUILD/deb-fork.log"
 	rm -f "$DEB_OUT/.stamp" "$DEB_OUT/${DEBIAN_SOURCE}"_* "$DEB_OUT"/*_"$FORK_VERSION"_*.deb

@@ -25,9 +25,11 @@ my $major = $env{PG_MAJOR};
 (my $marker = $env{FORK_VERSION}) =~ s/^.*?(\+[a-z]+)\d*$/$1/
   or die "$0: FORK_VERSION $env{FORK_VERSION} has no +name suffix\n";
 
-# Who builds the fork's packages.  Debian's maintainers stay named in
+# Who builds the fork's packages: DEB_MAINTAINER, for those who distribute
+# them; the default names the project at a reserved domain, as it has no
+# address of its own.  Debian's maintainers stay named in
 # XSBC-Original-Maintainer, as derivatives do; the changelog entry is ours.
-my $maintainer = 'pg-nvwal developers <pg-nvwal@localhost.localdomain>';
+my $maintainer = $ENV{DEB_MAINTAINER} || 'pg-nvwal developers <pg-nvwal@example.org>';
 
 sub slurp
 {
