@@ -35,7 +35,10 @@ is() { if [ "$1" = "$2" ]; then ok "$3"; else notok "$3 (got '$1', expected '$2'
 sql() { runuser -u postgres -- psql --cluster "$V/$1" -XAtq -v ON_ERROR_STOP=1 -d postgres -c "$2"; }
 as_pg() { runuser -u postgres -- "$@"; }
 apt_get() { env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 "$@"; }
-installed_version() { dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$1" 2>/dev/null | awk '$1 == "ii" { print $2 }'; }
+# The version of package $1 if it is installed (whatever dpkg's selection
+# for it: a refused "dpkg -r" leaves the package installed, marked for
+# removal), else nothing.
+installed_version() { dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$1" 2>/dev/null | awk 'substr($1, 2, 1) == "i" { print $2 }'; }
 cluster_status() { pg_lsclusters -h "$V" "$1" 2>/dev/null | awk '{ print $4 }'; }
 pkgs_of() { local dir=$1 ver=$2; shift 2; local p; for p in "$@"; do echo "$dir/${p}_${ver}_$(dpkg --print-architecture).deb"; done; }
 
@@ -53,20 +56,28 @@ if [ -d "/etc/postgresql/$V" ] && [ -n "$(ls -A "/etc/postgresql/$V" 2>/dev/null
 fi
 rm -rf "$LOG"; mkdir -p "$LOG"
 install_pgcommon
+CLUSTERS="main nv nvstandby"		# the clusters this makes, and drops
 cleanup_clusters()
 {
 	local c
-	for c in $(ls "/etc/postgresql/$V" 2>/dev/null); do
+	for c in $CLUSTERS; do
+		[ -d "/etc/postgresql/$V/$c" ] || continue
 		pg_dropcluster --stop "$V" "$c" >/dev/null 2>&1 || true
 	done
 	rm -rf "$PMEM"
 }
 note "removing what an earlier run left"
 cleanup_clusters
-if [ -n "$(installed_version "postgresql-$V")" ]; then
-	# an earlier run's fork may refuse; its clusters are gone now
-	apt_get purge "postgresql-$V" "postgresql-client-$V" "postgresql-$V-jit" \
-		"postgresql-server-dev-$V" "postgresql-doc-$V" >"$LOG/purge.log" 2>&1 || true
+# an earlier run's packages (the fork's guard lets them go: the clusters
+# are gone)
+left=()
+for p in "postgresql-$V" "postgresql-client-$V" "postgresql-$V-jit" \
+	"postgresql-server-dev-$V" "postgresql-doc-$V" libpq-dev; do
+	[ -z "$(installed_version "$p")" ] || left+=("$p")
+done
+if [ ${#left[@]} -gt 0 ]; then
+	apt_get purge "${left[@]}" >"$LOG/purge.log" 2>&1 ||
+		die "could not remove what an earlier run installed (${left[*]}): see $LOG/purge.log"
 fi
 touch "$MARK"
 install -d -o postgres -g postgres "$PMEM"
@@ -82,7 +93,9 @@ fi
 # 1. Stock: Debian's packages, a cluster, data.
 note "1. Debian's $DEBIAN_SOURCE $DEBIAN_VERSION, unchanged"
 mapfile -t stock < <(pkgs_of "$DEB_STOCK" "$DEBIAN_VERSION" "${SERVER_PKGS[@]}")
-apt_get install --no-install-recommends "${stock[@]}" >"$LOG/1-install-stock.log" 2>&1
+# (libpq5 may be newer: an earlier run's, or a newer release's)
+apt_get install --allow-downgrades --no-install-recommends "${stock[@]}" >"$LOG/1-install-stock.log" 2>&1 ||
+	die "could not install the stock packages: see $LOG/1-install-stock.log"
 is "$(installed_version "postgresql-$V")" "$DEBIAN_VERSION" "stock postgresql-$V $DEBIAN_VERSION installed"
 pg_createcluster "$V" main >"$LOG/1-createcluster.log" 2>&1
 pg_ctlcluster "$V" main start
@@ -95,8 +108,11 @@ check "the stock server says it is Debian's $DEBIAN_VERSION" grep -q "$DEBIAN_VE
 # 2. The fork's packages over them: an upgrade as apt sees it.
 note "2. apt install of the fork's packages over them"
 mapfile -t fork < <(pkgs_of "$DEB_OUT" "$FORK_VERSION" "${SERVER_PKGS[@]}")
-apt_get install --no-install-recommends "${fork[@]}" >"$LOG/2-install-fork.log" 2>&1
-check "apt sees an upgrade to $FORK_VERSION" grep -q "upgraded" "$LOG/2-install-fork.log"
+apt_get install --no-install-recommends "${fork[@]}" >"$LOG/2-install-fork.log" 2>&1 ||
+	die "could not install the fork's packages over the stock ones: see $LOG/2-install-fork.log"
+upgraded=$(awk '/^The following packages will be upgraded:/ { f = 1; next } /^[^ ]/ { f = 0 } f' "$LOG/2-install-fork.log")
+check "apt sees an upgrade of postgresql-$V, postgresql-client-$V and libpq5" \
+	test "$(echo $upgraded)" = "libpq5 postgresql-$V postgresql-client-$V"
 is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "postgresql-$V $FORK_VERSION installed"
 check "pg_nvwal is installed with the server programs" test -x "$BIN/pg_nvwal"
 check "man pg_nvwal" sh -c "man -w pg_nvwal >/dev/null"
@@ -128,13 +144,27 @@ load()
 			>"$LOG/ack-$c-$r-$i" 2>/dev/null &
 	done
 }
-# crash CLUSTER: kill -9 the postmaster and every process it started.
+# crash CLUSTER: kill -9 the postmaster and every process it started
+# (their titles name the cluster, as Debian sets cluster_name), and wait
+# until they are gone: a new postmaster refuses to start while the old
+# one's PID is still there, even as a zombie, which an init that reaps
+# lazily (as in some containers) leaves for a while.
 crash()
 {
-	local pm
+	local pm pids i p alive
 	pm=$(head -n 1 "/var/lib/postgresql/$V/$1/postmaster.pid")
-	kill -9 "$pm" $(pgrep -P "$pm") 2>/dev/null || true
-	sleep 1
+	pids="$pm $(pgrep -P "$pm" || true) $(pgrep -f "^postgres: $V/$1: " || true)"
+	kill -9 $pids 2>/dev/null || true
+	pkill -9 -f "^postgres: $V/$1: " 2>/dev/null || true
+	for i in $(seq 1 600); do
+		alive=0
+		for p in $pids; do
+			[ -e "/proc/$p" ] && alive=1
+		done
+		[ $alive -eq 0 ] && return 0
+		sleep 0.1
+	done
+	echo "check-deb: the killed processes of $V/$1 ($pids) did not go away in 60 s" >&2
 }
 # lost CLUSTER: how many acknowledged commits are not there.
 lost()
@@ -209,14 +239,19 @@ if dpkg -r "postgresql-$V" >"$LOG/5-dpkg-remove.log" 2>&1; then
 else
 	ok "dpkg -r postgresql-$V is refused by its prerm"
 fi
+check "... naming the cluster" grep -q "cluster $V/main" "$LOG/5-dpkg-remove.log"
 is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "the fork stays installed"
+# dpkg -r marks the package for removal before its prerm runs; put that
+# back as the refusal says
+echo "postgresql-$V install" | dpkg --set-selections
 pg_ctlcluster "$V" main start
 is "$(lost main)" 0 "the crashed cluster starts on the fork: no acknowledged commit lost ($(cat "$LOG"/ack-main-* | wc -l))"
 
 # 6. Debian's installed-package regression test, on the fork's packages.
 note "6. Debian's regression test (debian/tests/installcheck) on the fork's packages"
 mapfile -t forktest < <(pkgs_of "$DEB_OUT" "$FORK_VERSION" "${TEST_PKGS[@]}")
-apt_get install --no-install-recommends "${forktest[@]}" build-essential >"$LOG/6-install.log" 2>&1
+apt_get install --no-install-recommends "${forktest[@]}" build-essential >"$LOG/6-install.log" 2>&1 ||
+	die "could not install ${forktest[*]}: see $LOG/6-install.log"
 src=$(unpack_debian_source "$("$TOP/scripts/tarball.sh")" \
 	"$(fetch_debian_file "$DEBIAN_SOURCE" "$DEBIAN_DSC" "$DEBIAN_DSC_SHA256")" \
 	"$(fetch_debian_file "$DEBIAN_SOURCE" "$DEBIAN_PACKAGING" "$DEBIAN_PACKAGING_SHA256")")
@@ -227,6 +262,26 @@ if (cd "$src" && debian/tests/installcheck) >"$LOG/6-installcheck.log" 2>&1; the
 	ok "debian/tests/installcheck: pg_regress under pg_virtualenv passes"
 else
 	notok "debian/tests/installcheck (log: $LOG/6-installcheck.log)"
+fi
+# The same on a cluster with NVWAL: Debian's script, its pg_virtualenv
+# given initdb's NVWAL options, and pg_regress run only once the server says
+# it has an NVWAL file.
+# (the script runs pg_virtualenv in an unquoted here-document: "\$" there
+# reaches the shell that runs it as "$")
+with=$(cat <<'EOT'
+PMEM_IS_PMEM_FORCE=1 pg_virtualenv -v $MAJOR -i '--nvwal-path=pg_nvwal --nvwal-size=64MB' sh -c 'test -n "\$(psql -XAt -d postgres -c "SHOW nvwal_path")" && exec "\$@"' sh \
+EOT
+)
+WITH=$with perl -pe 's/^(\s*if ! )pg_virtualenv -v \$MAJOR \\$/$1$ENV{WITH}/' \
+	"$src/debian/tests/installcheck" > "$src/debian/tests/installcheck-nvwal"
+chmod 755 "$src/debian/tests/installcheck-nvwal"
+if cmp -s "$src/debian/tests/installcheck" "$src/debian/tests/installcheck-nvwal"; then
+	notok "debian/tests/installcheck on NVWAL: Debian's script no longer runs pg_virtualenv as it did; update scripts/check-deb.sh"
+elif (cd "$src" && debian/tests/installcheck-nvwal) >"$LOG/6-installcheck-nvwal.log" 2>&1 &&
+	grep -q "^# All [0-9]* tests passed" "$LOG/6-installcheck-nvwal.log"; then
+	ok "debian/tests/installcheck on a cluster with NVWAL: $(grep -o 'All [0-9]* tests passed' "$LOG/6-installcheck-nvwal.log")"
+else
+	notok "debian/tests/installcheck on a cluster with NVWAL (log: $LOG/6-installcheck-nvwal.log)"
 fi
 chown -R "$BUILD_USER": "$src"
 

@@ -27,8 +27,10 @@ my $major = $env{PG_MAJOR};
 
 # Who builds the fork's packages: DEB_MAINTAINER, for those who distribute
 # them; the default names the project at a reserved domain, as it has no
-# address of its own.  Debian's maintainers stay named in
-# XSBC-Original-Maintainer, as derivatives do; the changelog entry is ours.
+# address of its own.  Debian's Uploaders go too: they do not upload these
+# packages.  The changelog entry is ours, and names Debian's maintainers,
+# whose entries follow it.  (Not XSBC-Original-Maintainer, as Ubuntu has
+# it: Debian's lintian warns of it as an unknown field.)
 my $maintainer = $ENV{DEB_MAINTAINER} || 'pg-nvwal developers <pg-nvwal@example.org>';
 
 sub slurp
@@ -76,8 +78,9 @@ sub install_ours
 edit("$debian/control", qr/^( libperl-dev,\n)/m,
 	 sub { "$1 libpmem-dev [amd64 arm64 ppc64el],\n" },
 	 'libperl-dev in Build-Depends');
-edit("$debian/control", qr/^Maintainer: (.*)\n/m,
-	 sub { "Maintainer: $maintainer\nXSBC-Original-Maintainer: $1\n" },
+my $original_maintainer;
+edit("$debian/control", qr/^Maintainer: (.*)\n(?:Uploaders:\n(?: .*\n)*)?/m,
+	 sub { $original_maintainer = $1; "Maintainer: $maintainer\n" },
 	 'the Maintainer field');
 edit("$debian/control",
 	 qr/^(Package: postgresql-$major\n(?:.+\n)*?Description: .*\n(?: .*\n)*)/m,
@@ -151,6 +154,8 @@ $source ($env{FORK_VERSION}) bookworm; urgency=medium
 
   * PostgreSQL $major with a non-volatile WAL buffer (pg-nvwal): the pg-nvwal
     series, $env{SERIES_LENGTH} patches, in debian/patches/nvwal/ after Debian's.
+    The rest of the packaging is Debian's, maintained by
+    $original_maintainer.
   * Build-Depend on libpmem-dev and configure --with-libpmem on amd64, arm64
     and ppc64el.
   * postgresql-$major: ship pg_nvwal, its man page and README.nvwal.
