@@ -244,6 +244,29 @@ is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "the fork stays instal
 # dpkg -r marks the package for removal before its prerm runs; put that
 # back as the refusal says
 echo "postgresql-$V install" | dpkg --set-selections
+# dpkg -i of Debian's packages straight over the fork's, as a user might:
+# the fork's prerm refuses, and dpkg then asks Debian's prerm
+# ("failed-upgrade"), which lets the upgrade go on.  Stock 18.6 must then
+# refuse to start the crashed cluster (it does not know nvwal_path), and
+# leave it for the fork, installed again, to recover.
+dpkg -i "${stock_all[@]}" >"$LOG/5-dpkg-i.log" 2>&1 || true
+check "dpkg -i of stock: the fork's prerm refuses, naming the cluster" grep -q "cluster $V/main" "$LOG/5-dpkg-i.log"
+if [ "$(installed_version "postgresql-$V")" = "$DEBIAN_VERSION" ]; then
+	note "dpkg -i went on with Debian's packages after the refusal (Debian's prerm accepts failed-upgrade)"
+	if pg_ctlcluster "$V" main start >"$LOG/5-start-stock.log" 2>&1; then
+		notok "stock $DEBIAN_VERSION refuses to start the crashed NVWAL cluster"
+	else
+		ok "stock $DEBIAN_VERSION refuses to start the crashed NVWAL cluster"
+	fi
+	check "... as it does not know nvwal_path" grep -q 'unrecognized configuration parameter "nvwal_path"' \
+		"$LOG/5-start-stock.log" "/var/log/postgresql/postgresql-$V-main.log"
+	is "$(md5sum "/var/lib/postgresql/$V/main/global/pg_control" "$PMEM/$V-main.nvwal" | md5sum)" "$before" "... and changes nothing"
+	apt_get install --no-install-recommends "${fork[@]}" >"$LOG/5-reinstall-fork.log" 2>&1 ||
+		die "could not install the fork's packages again: see $LOG/5-reinstall-fork.log"
+	is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "apt install of the fork again"
+else
+	is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "dpkg -i of stock refused: the fork stays installed"
+fi
 pg_ctlcluster "$V" main start
 is "$(lost main)" 0 "the crashed cluster starts on the fork: no acknowledged commit lost ($(cat "$LOG"/ack-main-* | wc -l))"
 
