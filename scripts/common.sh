@@ -59,11 +59,15 @@ debian_archive_uri()
 	} | awk '!/-security/ && !seen { print; seen = 1 }'
 }
 
-# The newest version of source package $1 that apt's deb-src entries offer.
+# The newest version of source package $1 that apt's deb-src entries offer,
+# of upstream version $2 if given (e.g. 18.6, for 18.6-3).  apt-cache fails
+# when no source list offers the package yet: that is an empty answer, not
+# an error (set -o pipefail would make it one).
 debian_offered_version()
 {
 	{ apt-cache showsrc "$1" 2>/dev/null || true; } |
-		awk '$1 == "Version:" { print $2 }' | sort -V | tail -n 1
+		awk -v v="${2:+$2-}" '$1 == "Version:" && index($2, v) == 1 { print $2 }' |
+		sort -V | tail -n 1
 }
 
 # die_pin_gone FILE: FILE, which UPSTREAM pins, could not be fetched.  Say

@@ -13,12 +13,7 @@ SRC_LIST=/etc/apt/sources.list.d/pg-nvwal-deb-src.sources
 # 18.6-3; the orig tarball is the same for every revision.
 available_version()
 {
-	# apt-cache fails when no source list offers the package yet, which is
-	# what fetch_tarball is about to fix; that is an empty answer, not an
-	# error (set -o pipefail would make it one).
-	{ apt-cache showsrc "$DEBIAN_SOURCE" 2>/dev/null || true; } |
-		awk -v v="$PG_VERSION" '$1 == "Version:" && index($2, v "-") == 1 { print $2 }' |
-		sort -V | tail -n 1
+	debian_offered_version "$DEBIAN_SOURCE" "$PG_VERSION"
 }
 
 # Download the tarball into directory $1.
