@@ -117,6 +117,14 @@ is "$(installed_version "postgresql-$V")" "$FORK_VERSION" "postgresql-$V $FORK_V
 check "pg_nvwal is installed with the server programs" test -x "$BIN/pg_nvwal"
 check "man pg_nvwal" sh -c "man -w pg_nvwal >/dev/null"
 check "README.nvwal is installed" test -f "/usr/share/doc/postgresql-$V/README.nvwal.gz"
+# A guard deleted by hand: apt's hook lets apt go on, so that reinstalling
+# the server package brings the guard back.
+rm "/usr/share/postgresql/$V/nvwal-guard"
+apt_get install --reinstall --no-install-recommends "$(pkgs_of "$DEB_OUT" "$FORK_VERSION" "postgresql-$V")" \
+	>"$LOG/2-reinstall.log" 2>&1 &&
+	ok "apt reinstalls postgresql-$V after its guard was deleted by hand" ||
+	notok "apt reinstalls postgresql-$V after its guard was deleted by hand (log: $LOG/2-reinstall.log)"
+check "the reinstall brings the guard back" test -x "/usr/share/postgresql/$V/nvwal-guard"
 pg_ctlcluster "$V" main restart
 is "$(cluster_status main)" online "pg_ctlcluster $V main restart: online on the fork"
 check "the server is the fork's" sh -c "runuser -u postgres -- psql --cluster $V/main -XAtq -d postgres -c 'SHOW nvwal_path' >/dev/null"
