@@ -135,7 +135,7 @@ run_pass()
 if "$TOP/scripts/lint.sh"; then
 	total_pass=$((total_pass + 1))
 else
-	failed_because "lint: the shell scripts, or the torture's mutations (scripts/lint.sh, output above)"
+	failed_because "lint: the shell scripts, the torture's mutations, or the series named in the docs (scripts/lint.sh, output above)"
 fi
 
 # The series still goes into Debian's packaging (make deb): it applies, with

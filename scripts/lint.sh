@@ -5,6 +5,8 @@
 # of the power-cut torture (test/torture/mutations/) still applies to the
 # tree, within the function it names (scripts/mutation.pl): one that no
 # longer does proves nothing, and "make torture-mutations" would stop at it.
+# Last, check that the cover letter and the docs name the series as
+# patches/series has it.
 #
 # Every script runs under "set -o pipefail" (common.sh, .ci/run).  When the
 # reader of a pipe exits before its writer has written everything, the
@@ -51,6 +53,82 @@ elif perl "$TOP/scripts/mutation.pl" check "$TREE" "$TOP"/test/torture/mutations
 	echo "lint: each of the torture's $(ls "$TOP"/test/torture/mutations/*.txt | wc -l) mutations applies to the tree, in the function it names"
 else
 	echo "lint: fix the mutations above (test/torture/mutations/) to match the tree"
+	rc=1
+fi
+# Docs that name the series' size or a patch by number go stale when the
+# series is re-cut.  The cover letter's "[PATCH 00/N]" and its list of
+# patches must match patches/series, title for title; elsewhere (results
+# and the torture's log excepted: they are dated records of the series of
+# their day), "N patches" must give the series' count and "patch N" must
+# name a patch that exists.
+if perl -e '
+	my $top = shift;
+	open(my $s, "<", "$top/patches/series") or die "patches/series: $!\n";
+	my @series = grep { /\S/ } map { chomp; $_ } <$s>;
+	my $n = @series;
+	my (@subject, $bad);
+	for my $i (0 .. $#series)
+	{
+		open(my $p, "<", "$top/patches/$series[$i]") or die "$series[$i]: $!\n";
+		local $/;
+		my $text = <$p>;
+		# the header ends at the first empty line; Subject: may be folded
+		my ($hdr) = split /\n\n/, $text, 2;
+		$hdr =~ s/\n[ \t]+/ /g;
+		($subject[$i + 1]) = $hdr =~ /^Subject: (?:\[PATCH[^\]]*\] )?(.*)$/m;
+	}
+	open(my $c, "<", "$top/patches/0000-cover-letter") or die "cover letter: $!\n";
+	my %listed;
+	while (<$c>)
+	{
+		if ($. == 1 && !/^\[PATCH 00\/$n\] /)
+		{
+			print "patches/0000-cover-letter:1: says ", /(\d+)\]/ ? $1 : "no", " patches, the series has $n\n";
+			$bad = 1;
+		}
+		next unless /^  (\d\d) (.*)$/;
+		my ($num, $title) = ($1 + 0, $2);
+		$listed{$num} = 1;
+		if ($num < 1 || $num > $n)
+		{
+			print "patches/0000-cover-letter:$.: lists patch $num, the series has $n\n";
+			$bad = 1;
+		}
+		elsif ($title ne $subject[$num])
+		{
+			print "patches/0000-cover-letter:$.: lists $num as \"$title\", its subject is \"$subject[$num]\"\n";
+			$bad = 1;
+		}
+	}
+	for my $i (1 .. $n)
+	{
+		next if $listed{$i};
+		print "patches/0000-cover-letter: does not list patch $i, \"$subject[$i]\"\n";
+		$bad = 1;
+	}
+	for my $f (@ARGV)
+	{
+		open(my $d, "<", "$top/$f") or next;
+		while (<$d>)
+		{
+			while (/\b(\d+) patches\b/g)
+			{
+				next if $1 == $n;
+				print "$f:$.: names $1 patches, the series has $n\n";
+				$bad = 1;
+			}
+			while (/\b[Pp]atch(?:es)? (\d+)\b/g)
+			{
+				next if $1 >= 1 && $1 <= $n;
+				print "$f:$.: names patch $1, the series has $n\n";
+				$bad = 1;
+			}
+		}
+	}
+	exit($bad ? 1 : 0);' "$TOP" $(git -C "$TOP" ls-files | grep -Ev '^patches/|/results/|^scripts/lint\.sh$'); then
+	echo "lint: the cover letter lists the $(grep -c . "$TOP/patches/series") patches of patches/series, and no doc names another count or a patch that does not exist"
+else
+	echo "lint: fix the counts and numbers above (a re-cut series makes them stale)"
 	rc=1
 fi
 exit $rc
