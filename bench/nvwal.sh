@@ -22,8 +22,14 @@
 # from two runs at most one run apart, which cancels slow drifts of the
 # machine.
 #
+# To measure a change of the fork, BENCH_BASE_BIN names the binaries of the
+# fork before it (a release build's bin directory): a fourth
+# configuration, nvwal-base, runs NVWAL on them, in the same rotation, and
+# the report adds the paired ratios NVWAL / nvwal-base and nvwal-base /
+# async.
+#
 # Settings (environment): BENCH_SCALE (50), BENCH_SECONDS (20 per run),
-# BENCH_REPS (7), BENCH_CLIENTS ("1 8 32 64").  Results go to
+# BENCH_REPS (7), BENCH_CLIENTS ("1 8 32 64"), BENCH_BASE_BIN (unset).  Results go to
 # bench/results/nvwal-<date>.md, with every measurement in .tsv.
 . "$(dirname "$0")/../scripts/common.sh"
 . "$(dirname "$0")/lib.sh"
@@ -34,17 +40,25 @@ reps=${BENCH_REPS:-7}
 clients=${BENCH_CLIENTS:-"1 8 32 64"}
 
 names=(nvwal-tmpfs tmpfs tmpfs-async)
+base=${BENCH_BASE_BIN:-}
+if [ -n "$base" ]; then
+	"$base/initdb" --help | grep -- --nvwal-path > /dev/null ||
+		die "BENCH_BASE_BIN ($base) has no NVWAL"
+	names+=(nvwal-base)
+fi
 narrow_run nvwal
 
 port=$(free_port "${BENCH_PORT:-5500}")
 for name in "${names[@]}"; do
 	opts=(--waldir="$shmdir/$name/pg_wal")
 	settings=("autovacuum = off")
+	b=$bin
 	case "$name" in
 		nvwal-tmpfs) opts+=(--nvwal-path="$shmdir/$name.nvwal" --nvwal-size=1GB) ;;
+		nvwal-base) opts+=(--nvwal-path="$shmdir/$name.nvwal" --nvwal-size=1GB) b=$base ;;
 		tmpfs-async) settings+=("synchronous_commit = off") ;;
 	esac
-	bench_cluster "$name" "$bin" "$work/$name/data" "$port" "$scale" "${opts[@]}" -- "${settings[@]}"
+	bench_cluster "$name" "$b" "$work/$name/data" "$port" "$scale" "${opts[@]}" -- "${settings[@]}"
 	port=$(free_port $((port + 1)))
 done
 
@@ -54,8 +68,8 @@ warm_up "$maxc" "$seconds" "${names[@]}"
 # Repetition r runs the configurations starting with the r-th, in turn.
 for rep in $(seq "$reps"); do
 	for c in $clients; do
-		for i in 0 1 2; do
-			tpcb_run 1 "${names[$(( (rep - 1 + i) % 3 ))]}" "$c" "$rep" "$seconds"
+		for i in "${!names[@]}"; do
+			tpcb_run 1 "${names[$(( (rep - 1 + i) % ${#names[@]} ))]}" "$c" "$rep" "$seconds"
 		done
 	done
 done
@@ -78,6 +92,16 @@ pairs() { paired 1 nvwal-tmpfs tmpfs-async "$1" tps; }
 		n=$(med 1 nvwal-tmpfs "$c" tps) f=$(med 1 tmpfs "$c" tps) a=$(med 1 tmpfs-async "$c" tps)
 		echo "| $c | $n ($(rng 1 nvwal-tmpfs "$c" tps)) | $f ($(rng 1 tmpfs "$c" tps)) | $a ($(rng 1 tmpfs-async "$c" tps)) | $(ratio "$n" "$f") | $(ratio "$n" "$a") | $(printf "%.3f" "$(pairs "$c" | median)") ($(pairs "$c" | range)) |"
 	done
+	if [ -n "$base" ]; then
+		echo
+		echo "Before and after: nvwal-base is NVWAL on the binaries of BENCH_BASE_BIN ($("$base/postgres" --version), $base), in the same rotation; paired ratios as above, from the runs of one repetition."
+		echo
+		echo "| clients | nvwal-base | paired nvwal / nvwal-base | paired nvwal-base / async |"
+		echo "|---:|---:|---:|---:|"
+		for c in $clients; do
+			echo "| $c | $(med 1 nvwal-base "$c" tps) ($(rng 1 nvwal-base "$c" tps)) | $(printf "%.3f" "$(paired 1 nvwal-tmpfs nvwal-base "$c" tps | median)") ($(paired 1 nvwal-tmpfs nvwal-base "$c" tps | range)) | $(printf "%.3f" "$(paired 1 nvwal-base tmpfs-async "$c" tps | median)") ($(paired 1 nvwal-base tmpfs-async "$c" tps | range)) |"
+		done
+	fi
 } > "$stem.md"
 cat "$stem.md"
 note "results in $stem.md"

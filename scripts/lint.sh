@@ -106,23 +106,26 @@ if perl -e '
 		print "patches/0000-cover-letter: does not list patch $i, \"$subject[$i]\"\n";
 		$bad = 1;
 	}
+	# each file whole, so that a count wrapped onto the next line is seen
 	for my $f (@ARGV)
 	{
 		open(my $d, "<", "$top/$f") or next;
-		while (<$d>)
+		local $/;
+		my $text = <$d>;
+		my $line = sub { 1 + (substr($text, 0, $_[0]) =~ tr/\n//) };
+		while ($text =~ /\b(\d+)\s+patches\b/g)
 		{
-			while (/\b(\d+) patches\b/g)
-			{
-				next if $1 == $n;
-				print "$f:$.: names $1 patches, the series has $n\n";
-				$bad = 1;
-			}
-			while (/\b[Pp]atch(?:es)? (\d+)\b/g)
-			{
-				next if $1 >= 1 && $1 <= $n;
-				print "$f:$.: names patch $1, the series has $n\n";
-				$bad = 1;
-			}
+			next if $1 == $n;
+			printf "%s:%d: names %d patches, the series has %d\n",
+			  $f, $line->($-[0]), $1, $n;
+			$bad = 1;
+		}
+		while ($text =~ /\b[Pp]atch(?:es)?\s+(\d+)\b/g)
+		{
+			next if $1 >= 1 && $1 <= $n;
+			printf "%s:%d: names patch %d, the series has %d\n",
+			  $f, $line->($-[0]), $1, $n;
+			$bad = 1;
 		}
 	}
 	exit($bad ? 1 : 0);' "$TOP" $(git -C "$TOP" ls-files | grep -Ev '^patches/|/results/|^scripts/lint\.sh$'); then
