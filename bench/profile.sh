@@ -133,7 +133,7 @@ nvwal_cost()
 	tx=$(awk '/^number of transactions actually processed: / { print $6 }' "$work/$1.pgbench.txt" | cut -d/ -f1)
 	perf report -i "$work/$1.perf.data" --no-children --sort sym --stdio -q 2>/dev/null |
 		awk -v tx="$tx" -v cpus="$(nproc)" -v secs="$seconds" '
-			$1 ~ /%$/ && $3 ~ /^(pmem_flush|pmem_drain|pmem_memcpy_nodrain|memmove_nodrain.*|memset_nodrain.*|flush_clwb.*|flush_clflushopt.*|flush_clflush.*|flush_empty.*|Nvwal.*|XLogPersistOwnInsertion|XLogMakeRingDurable|XLogMakeDurable|XLogInsertRecord|CopyXLogRecordToWAL|GetXLogBuffer|__memmove_avx512_unaligned_erms|__memmove_avx_unaligned_erms)$/ {
+			$1 ~ /%$/ && $3 ~ /^(pmem_flush|pmem_drain|pmem_memcpy_nodrain|memmove_nodrain.*|memset_nodrain.*|flush_clwb.*|flush_clflushopt.*|flush_clflush.*|flush_empty.*|Nvwal.*|XLogPersistOwnInsertion|XLogAdvanceDurable|XLogMakeDurable|XLogInsertRecord|CopyXLogRecordToWAL|GetXLogBuffer|__memmove_avx512_unaligned_erms|__memmove_avx_unaligned_erms)$/ {
 				p = $1; sub(/%/, "", p)
 				printf "| %s | %.2f%% | %.2f |\n", $3, p, p / 100 * cpus * secs * 1e6 / tx
 				tot += p
