@@ -20,7 +20,7 @@
 # and counts, over the client backends that are running a query, what each
 # waits on.  The report gives the share of those samples waiting on
 # LWLock:WALInsert (a free insertion slot), LWLock:WALWrite, and NVWAL's
-# LWLock:NvwalFlush and IO:NvwalPersist.
+# LWLock:NvwalPersist and IO:NvwalPersist.
 #
 # As the other scripts: one warm-up run per server, autovacuum off, the
 # configurations' order rotating with each repetition (and each client
@@ -133,7 +133,7 @@ tps_cell() { printf '%s (%s)' "$(med scaling "$1" "$2" tps)" "$(rng scaling "$1"
 wait_cell()
 {
 	printf '%s / %s / %s' "$(share scaling "$1" "$2" LWLock:WALInsert)" \
-		"$(share scaling "$1" "$2" LWLock:WALWrite)" "$(share scaling "$1" "$2" LWLock:NvwalFlush IO:NvwalPersist)"
+		"$(share scaling "$1" "$2" LWLock:WALWrite)" "$(share scaling "$1" "$2" LWLock:NvwalPersist IO:NvwalPersist)"
 }
 
 {
@@ -144,7 +144,7 @@ wait_cell()
 	echo "Every server: $(IFS=,; echo "${BENCH_SETTINGS[*]}" | sed 's/,/, /g'), autovacuum = off; nvwal_persist_at = ${persist_at:-?} (the default); async: synchronous_commit = off, 8 slots."
 	echo "pgbench -n, $seconds s runs after one warm-up run per server, $reps repetitions, the configurations' order rotating; median TPS (min-max)."
 	echo "Paired: the median (min-max) of the $reps ratios, each from two runs of one repetition at one client count."
-	echo "Waits: of the samples of pg_stat_activity taken every 10 ms during the runs, over client backends running a query, the share (%) waiting on LWLock:WALInsert / LWLock:WALWrite / NVWAL (LWLock:NvwalFlush or IO:NvwalPersist), all repetitions together."
+	echo "Waits: of the samples of pg_stat_activity taken every 10 ms during the runs, over client backends running a query, the share (%) waiting on LWLock:WALInsert / LWLock:WALWrite / NVWAL (LWLock:NvwalPersist or IO:NvwalPersist), all repetitions together."
 	echo "These machines have 2 cores: what the slots change on many cores is the design's prediction, not a measurement (see src/backend/access/transam/README.nvwal)."
 	echo
 	echo "## TPS"
