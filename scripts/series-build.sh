@@ -10,7 +10,10 @@
 # what the patch touched.  Prints one line per commit; stops at the first
 # that does not build, with its errors.  Warnings in the files a patch
 # changes are listed under it, and fail the run once every commit is built
-# (a patch must not warn where the series as a whole does not).  Not part
+# (a patch must not warn where the series as a whole does not); so do a
+# design README (transam/README.nvwal) that names a function its commit
+# does not have, and code that cites an NVWAL invariant its README does
+# not define: each patch brings the design of its own code.  Not part
 # of "make check": on 2 cores, about 26 minutes with a cold ccache and 7
 # once it is warm (December 2026).
 . "$(dirname "$0")/common.sh"
@@ -43,7 +46,8 @@ opts=(
 	-Dtap_tests=enabled -Dplpython=disabled -Dplperl=disabled -Dpltcl=disabled
 	-Dllvm=disabled -Dnls=disabled -Ddocs=disabled -Ddocs_pdf=disabled
 )
-i=0 start=$(date +%s) warned=0
+i=0 start=$(date +%s) warned=0 stale=0
+readme=src/backend/access/transam/README.nvwal
 for c in $commits; do
 	i=$((i + 1))
 	subject=$(tgit log -1 --format=%s "$c")
@@ -73,7 +77,23 @@ for c in $commits; do
 			warned=$((warned + 1))
 		fi
 	done
+	# The design README arrives with the code it describes: it names no
+	# function that this commit lacks, and defines every NVWAL invariant
+	# that the code cites.
+	if [ -f "$wt/$readme" ]; then
+		for fn in $(grep -oE '\b[A-Za-z_][A-Za-z0-9_]*\(\)' "$wt/$readme" | sed 's/()$//' | sort -u); do
+			tgit -C "$wt" grep -q -w -e "$fn" -- '*.c' '*.h' '*.pl' '*.pm' && continue
+			printf '      %s names %s(), which this commit does not have\n' "$readme" "$fn"
+			stale=$((stale + 1))
+		done
+		for k in $(tgit -C "$wt" grep -h -o -e 'NVWAL invariant [0-9]*' -- '*.c' '*.h' '*.pl' '*.pm' | awk '{print $3}' | sort -un); do
+			grep -q "^NVWAL invariant $k\." "$wt/$readme" && continue
+			printf '      the code cites NVWAL invariant %s, which %s does not define\n' "$k" "$readme"
+			stale=$((stale + 1))
+		done
+	fi
 done
 tgit worktree remove --force "$wt"
 [ $warned -eq 0 ] || die "all $n commits build, but with warnings in $warned of the files they change (listed above)"
-note "all $n commits build, with no warning in the files they change ($(( ($(date +%s) - start) / 60 )) min)"
+[ $stale -eq 0 ] || die "all $n commits build, but $stale of their design READMEs name code they lack, or lack an invariant the code cites (listed above)"
+note "all $n commits build, with no warning in the files they change, and each design README names only code its commit has ($(( ($(date +%s) - start) / 60 )) min)"
