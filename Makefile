@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps tree series series-check build check check-configure series-build deb check-deb upstream-update torture torture-mutations demo stop bench bench-smoke clean help
+.PHONY: all deps tree series series-check build check check-configure check-ha series-build deb check-deb upstream-update torture torture-mutations demo stop bench bench-smoke clean help
 
 all: build
 
@@ -20,6 +20,7 @@ help:
 	@echo "make series-build  build the tree at each commit of the series, one after the other"
 	@echo "make deb           Debian's postgresql-$(shell . ./UPSTREAM; echo $${DEBIAN_VERSION%%.*}) packages with the series, into build/deb"
 	@echo "make check-deb     install and try those packages as a DBA would (root; changes this machine)"
+	@echo "make check-ha      Patroni (3.0.2 and 4.1.5) and etcd run three NVWAL nodes: failovers, switchover, reinit"
 	@echo "make upstream-update  move UPSTREAM to the postgresql-18 that Debian's archive has now, rebase the series"
 	@echo "make torture       simulated power cuts, thousands of them (TORTURE_CUTS per configuration)"
 	@echo "make torture-mutations  show that the torture fails with each persistence step left out"
@@ -48,6 +49,9 @@ build: deps
 
 check: deps
 	@$(S)/check.sh
+
+check-ha: deps
+	@$(S)/check-ha.sh
 
 check-configure: deps
 	@$(S)/configure-build.sh

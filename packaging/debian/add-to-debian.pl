@@ -106,13 +106,14 @@ edit("$debian/rules", qr{^(include /usr/share/postgresql-common/server/postgresq
 	 },
 	 'the include of postgresql.mk');
 
-# 3. The server package: pg_nvwal and its man page next to the other
-# server programs, the guard and its apt hook, README.nvwal.
+# 3. The server package: pg_nvwal and pg_nvwal_clone and their man pages
+# next to the other server programs, the guard and its apt hook,
+# README.nvwal, and Patroni's validators for NVWAL's settings.
 edit("$debian/postgresql-$major.install", qr{^(usr/lib/postgresql/\*/bin/pg_ctl\n)}m,
-	 sub { $1 . "usr/lib/postgresql/*/bin/pg_nvwal\n" },
+	 sub { $1 . "usr/lib/postgresql/*/bin/pg_nvwal\nusr/lib/postgresql/*/bin/pg_nvwal_clone\n" },
 	 'pg_ctl in the server package');
 edit("$debian/postgresql-$major.install", qr{^(usr/share/postgresql/\*/man/man1/pg_ctl\.1\*\n)}m,
-	 sub { $1 . "usr/share/postgresql/*/man/man1/pg_nvwal.1*\n" },
+	 sub { $1 . "usr/share/postgresql/*/man/man1/pg_nvwal.1*\nusr/share/postgresql/*/man/man1/pg_nvwal_clone.1*\n" },
 	 "pg_ctl's man page in the server package");
 mkdir("$debian/nvwal") or die "$0: could not create $debian/nvwal: $!\n";
 install_ours('nvwal-guard', "$debian/nvwal/nvwal-guard", 0755);
@@ -121,14 +122,19 @@ install_ours('nvwal-apt.conf', "$debian/nvwal/nvwal-apt.conf", 0644);
 	my $t = slurp("$debian/postgresql-$major.install");
 	$t .= "debian/nvwal/nvwal-guard usr/share/postgresql/$major/\n";
 	$t .= "debian/nvwal/nvwal-apt.conf usr/share/postgresql/$major/\n";
+	$t .= "usr/share/postgresql/*/patroni/nvwal.yml\n";
 	spew("$debian/postgresql-$major.install", $t);
 }
 # A link, not a conffile: the hook must go away with the guard it runs
-# when the package is removed, not wait for a purge.
+# when the package is removed, not wait for a purge.  Patroni (3.0.3 and
+# later) reads its validators from the directory of its Python package,
+# where the second link puts this version's; Debian 12's Patroni (3.0.2)
+# ignores it.
 die "$0: $debian/postgresql-$major.links exists; merge with it\n"
   if -e "$debian/postgresql-$major.links";
 spew("$debian/postgresql-$major.links",
-	 "usr/share/postgresql/$major/nvwal-apt.conf etc/apt/apt.conf.d/50postgresql-$major-nvwal\n");
+	 "usr/share/postgresql/$major/nvwal-apt.conf etc/apt/apt.conf.d/50postgresql-$major-nvwal\n"
+	   . "usr/share/postgresql/$major/patroni/nvwal.yml usr/lib/python3/dist-packages/patroni/postgresql/available_parameters/postgresql-$major-nvwal.yml\n");
 die "$0: $debian/postgresql-$major.docs exists; merge with it\n"
   if -e "$debian/postgresql-$major.docs";
 spew("$debian/postgresql-$major.docs", "README.nvwal\n");
@@ -158,7 +164,9 @@ $source ($env{FORK_VERSION}) bookworm; urgency=medium
     $original_maintainer.
   * Build-Depend on libpmem-dev and configure --with-libpmem on amd64, arm64
     and ppc64el.
-  * postgresql-$major: ship pg_nvwal, its man page and README.nvwal.
+  * postgresql-$major: ship pg_nvwal, pg_nvwal_clone (a replica-creation
+    method for Patroni), their man pages and README.nvwal, and Patroni's
+    validators for NVWAL's settings, where Patroni 3.0.3 and later read them.
   * postgresql-$major: refuse to be removed, or replaced with a build without
     NVWAL, while a cluster has NVWAL on (nvwal-guard, from prerm and as an
     apt hook that runs before dpkg).
