@@ -120,7 +120,7 @@ check "README.nvwal is installed" test -f "/usr/share/doc/postgresql-$V/README.n
 check "pg_nvwal_clone, Patroni's replica-creation method, is installed with the server programs" test -x "$BIN/pg_nvwal_clone"
 check "man pg_nvwal_clone" sh -c "man -w pg_nvwal_clone >/dev/null"
 check "Patroni's validators for NVWAL's settings are installed" test -f "/usr/share/postgresql/$V/patroni/nvwal.yml"
-check "... and linked where Patroni 3.0.3 and later read them" \
+check "... and linked into the directory where Patroni reads validator files" \
 	cmp -s "/usr/share/postgresql/$V/patroni/nvwal.yml" \
 	"/usr/lib/python3/dist-packages/patroni/postgresql/available_parameters/postgresql-$V-nvwal.yml"
 # A guard deleted by hand: apt's hook lets apt go on, so that reinstalling

@@ -85,6 +85,9 @@ fi
 "$TOP/scripts/build.sh" release
 [ -x "$bin/pg_nvwal_clone" ] || die "$bin/pg_nvwal_clone is missing: the series has no pg_nvwal_clone"
 
+# Where Patroni 4.1.5 reads validator files from (its package's directory).
+validators="$patroni415/usr/lib/python3/dist-packages/patroni/postgresql/available_parameters/nvwal.yml"
+
 rm -rf "$HA"
 builder_dir "$HA"
 results="$HA/results.md"
@@ -354,17 +357,7 @@ setup_nodes()
 # settings: what it drops.
 run_without_validators()
 {
-	ver=4.1.5
-	mode=nvwal
-	run="$HA/4.1.5-no-validators"
-	run_failed=0
-	builder_dir "$run"
-	: > "$run/checks"
-	pmem=/dev/shm/pg-nvwal-ha-novalidators
-	rm -rf "$pmem"
-	builder_dir "$pmem"
-	export PMEM_IS_PMEM_FORCE=1
-	rm -f "$patroni415/usr/lib/python3/dist-packages/patroni/postgresql/available_parameters/nvwal.yml"
+	begin_run 4.1.5 nvwal "$HA/4.1.5-no-validators" no
 	note "Patroni 4.1.5 without nvwal.yml, one node: in $run"
 	start_etcd || { run_failed=1; return; }
 	setup_nodes
@@ -378,32 +371,37 @@ run_without_validators()
 	echo "$got" > "$run/settings"
 }
 
-# run_scenario VERSION MODE
-run_scenario()
+# begin_run VERSION MODE DIR VALIDATORS: set up a run of that Patroni, in
+# that mode (nvwal or plain), in DIR; VALIDATORS (yes or no) says whether
+# Patroni 4.1.5 finds nvwal.yml.
+begin_run()
 {
 	ver=$1
 	mode=$2
-	run="$HA/$ver-$mode"
+	run=$3
 	run_failed=0
 	builder_dir "$run"
 	: > "$run/checks"
 	chown "$BUILD_USER": "$run/checks"
 	if [ "$mode" = nvwal ]; then
-		pmem=/dev/shm/pg-nvwal-ha-$ver
+		pmem=/dev/shm/pg-nvwal-ha-$(basename "$run")
 		rm -rf "$pmem"
 		builder_dir "$pmem"
 		export PMEM_IS_PMEM_FORCE=1
 	else
 		unset PMEM_IS_PMEM_FORCE
 	fi
-	if [ "$ver" = 4.1.5 ]; then
-		local validators="$patroni415/usr/lib/python3/dist-packages/patroni/postgresql/available_parameters/nvwal.yml"
-		if [ "$mode" = nvwal ]; then
-			cp "$INSTALL/share/postgresql/patroni/nvwal.yml" "$validators"
-		else
-			rm -f "$validators"
-		fi
+	if [ "$ver" = 4.1.5 ] && [ "$4" = yes ]; then
+		cp "$INSTALL/share/postgresql/patroni/nvwal.yml" "$validators"
+	elif [ "$ver" = 4.1.5 ]; then
+		rm -f "$validators"
 	fi
+}
+
+# run_scenario VERSION MODE
+run_scenario()
+{
+	begin_run "$1" "$2" "$HA/$1-$2" "$([ "$2" = nvwal ] && echo yes || echo no)"
 	note "Patroni $ver, $mode: in $run"
 
 	start_etcd || { run_failed=1; return; }
@@ -517,8 +515,8 @@ run_scenario()
 				check "node$n: wal_sync_method, nvwal_persist_at and num_xloginsert_slots as given to Patroni" \
 					[ "$(psql_node "$n" -c "SELECT string_agg(setting, ' ' ORDER BY name) FROM pg_settings WHERE name IN ('wal_sync_method', 'nvwal_persist_at', 'num_xloginsert_slots')")" = "16 commit pmem_drain" ]
 			else
-				check "node$n: Patroni 3.0.2 removed the NVWAL settings it was given (as README.nvwal says)" \
-					[ "$(psql_node "$n" -c "SELECT string_agg(setting, ' ' ORDER BY name) FROM pg_settings WHERE name IN ('wal_sync_method', 'nvwal_persist_at', 'num_xloginsert_slots')")" != "16 commit pmem_drain" ]
+				check "node$n: Patroni 3.0.2 removed the NVWAL settings it was given (as README.nvwal says): the server has the defaults" \
+					[ "$(psql_node "$n" -c "SELECT string_agg(setting, ' ' ORDER BY name) FROM pg_settings WHERE name IN ('wal_sync_method', 'nvwal_persist_at', 'num_xloginsert_slots')")" = "$(psql_node "$n" -c "SELECT string_agg(boot_val, ' ' ORDER BY name) FROM pg_settings WHERE name IN ('wal_sync_method', 'nvwal_persist_at', 'num_xloginsert_slots')")" ]
 			fi
 		fi
 		check "node$n: no PANIC in its server log" bash -c "! grep -h PANIC '$run/node$n/log/'* '$run/node$n.patroni.log' >/dev/null 2>&1"

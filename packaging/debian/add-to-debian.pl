@@ -126,10 +126,10 @@ install_ours('nvwal-apt.conf', "$debian/nvwal/nvwal-apt.conf", 0644);
 	spew("$debian/postgresql-$major.install", $t);
 }
 # A link, not a conffile: the hook must go away with the guard it runs
-# when the package is removed, not wait for a purge.  Patroni (3.0.3 and
-# later) reads its validators from the directory of its Python package,
-# where the second link puts this version's; Debian 12's Patroni (3.0.2)
-# ignores it.
+# when the package is removed, not wait for a purge.  A Patroni that reads
+# validator files (4.1.5 does) reads them from the directory of its Python
+# package, where the second link puts this version's; Debian 12's Patroni
+# (3.0.2) has no such directory, and reads none.
 die "$0: $debian/postgresql-$major.links exists; merge with it\n"
   if -e "$debian/postgresql-$major.links";
 spew("$debian/postgresql-$major.links",
@@ -166,7 +166,7 @@ $source ($env{FORK_VERSION}) bookworm; urgency=medium
     and ppc64el.
   * postgresql-$major: ship pg_nvwal, pg_nvwal_clone (a replica-creation
     method for Patroni), their man pages and README.nvwal, and Patroni's
-    validators for NVWAL's settings, where Patroni 3.0.3 and later read them.
+    validators for NVWAL's settings, where Patroni 4 reads them.
   * postgresql-$major: refuse to be removed, or replaced with a build without
     NVWAL, while a cluster has NVWAL on (nvwal-guard, from prerm and as an
     apt hook that runs before dpkg).
